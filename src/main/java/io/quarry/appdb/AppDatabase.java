@@ -1,0 +1,172 @@
+package io.quarry.appdb;
+
+import io.quarry.boot.AppConfig;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import liquibase.Scope;
+import liquibase.command.CommandScope;
+import liquibase.command.core.UpdateCommandStep;
+import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
+import liquibase.command.core.helpers.ShowSummaryArgument;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import liquibase.ui.LoggerUIService;
+import liquibase.UpdateSummaryOutputEnum;
+import org.apache.commons.dbcp2.BasicDataSource;
+import org.apache.ibatis.executor.ErrorContext;
+import org.apache.ibatis.mapping.Environment;
+import org.apache.ibatis.session.Configuration;
+import org.apache.ibatis.session.SqlSessionFactory;
+import org.apache.ibatis.session.SqlSessionFactoryBuilder;
+import org.apache.ibatis.transaction.jdbc.JdbcTransactionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The application database: its pool, its migrations and the MyBatis session factory over it. */
+public final class AppDatabase implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(AppDatabase.class);
+    private static final String CHANGELOG = "db/changelog/changelog-master.xml";
+
+    private final AppConfig.DbType type;
+    private final DataSource dataSource;
+    private final BasicDataSource ownedPool;
+    private final SqlSessionFactory sessionFactory;
+
+    public AppDatabase(AppConfig config, List<Class<?>> mappers) {
+        this.type = config.dbType;
+        if (config.dbType == AppConfig.DbType.JNDI) {
+            ownedPool = null;
+            dataSource = lookup(config.dbJndiName);
+        } else {
+            ownedPool = new BasicDataSource();
+            ownedPool.setUrl(config.dbUrl);
+            ownedPool.setUsername(config.dbUser);
+            ownedPool.setPassword(config.dbPassword);
+            ownedPool.setDriverClassName(config.dbType == AppConfig.DbType.H2 ? "org.h2.Driver" : "org.postgresql.Driver");
+            ownedPool.setMaxTotal(15);
+            ownedPool.setMaxIdle(15);
+            ownedPool.setMinIdle(1);
+            ownedPool.setDefaultAutoCommit(true);
+            ownedPool.setValidationQuery("SELECT 1");
+            ownedPool.setTestOnBorrow(true);
+            dataSource = ownedPool;
+        }
+        migrate();
+        Configuration configuration = new Configuration(new Environment("appdb", new JdbcTransactionFactory(), dataSource));
+        configuration.setMapUnderscoreToCamelCase(true);
+        configuration.setDatabaseId(type == AppConfig.DbType.H2 ? "h2" : "postgresql");
+        // By alias, not globally for Map: a global Map handler would turn every resultType="map" into one column.
+        configuration.getTypeAliasRegistry().registerAlias("json", JsonMapTypeHandler.class);
+        for (Class<?> mapper : mappers) {
+            configuration.addMapper(mapper);
+        }
+        sessionFactory = new SqlSessionFactoryBuilder().build(configuration);
+        // Mapper XML parsing leaves a ThreadLocal on this thread; containers report it as a leak on undeploy.
+        ErrorContext.instance().reset();
+    }
+
+    private static DataSource lookup(String name) {
+        try {
+            InitialContext context = new InitialContext();
+            try {
+                return (DataSource) context.lookup(name);
+            } finally {
+                context.close();
+            }
+        } catch (NamingException e) {
+            throw new IllegalStateException("No DataSource bound at JNDI name " + name, e);
+        }
+    }
+
+    /**
+     * Runs the Liquibase changelog. Liquibase keeps its Scope in an inheritable ThreadLocal, so it runs on a throwaway
+     * thread: otherwise every container worker thread started later would inherit (and leak) it.
+     */
+    private void migrate() {
+        ExecutorService once = Executors.newSingleThreadExecutor(r -> new Thread(r, "quarry-migrations"));
+        try {
+            Future<?> done = once.submit(() -> {
+                try (Connection connection = dataSource.getConnection()) {
+                    Database database = DatabaseFactory.getInstance()
+                            .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+                    Map<String, Object> scope = Map.of(
+                            Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(AppDatabase.class.getClassLoader()),
+                            Scope.Attr.ui.name(), new LoggerUIService(),
+                            "liquibase.analytics.enabled", false);
+                    Scope.child(scope, () -> new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                            .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                            .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                            .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                            .execute());
+                }
+                return null;
+            });
+            done.get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Application database migration failed: " + rootMessage(e), e);
+        } finally {
+            once.shutdownNow();
+        }
+    }
+
+    private static String rootMessage(Throwable t) {
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage();
+    }
+
+    public SqlSessionFactory sessionFactory() {
+        return sessionFactory;
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public AppConfig.DbType type() {
+        return type;
+    }
+
+    /** Pool statistics for the diagnostic endpoints; empty for a container-managed (JNDI) pool. */
+    public Map<String, Object> poolInfo() {
+        if (ownedPool == null) {
+            return Map.of("source", "jndi");
+        }
+        return Map.of(
+                "numActive", ownedPool.getNumActive(),
+                "numIdle", ownedPool.getNumIdle(),
+                "maxTotal", ownedPool.getMaxTotal());
+    }
+
+    @Override
+    public void close() {
+        if (ownedPool == null) {
+            return;
+        }
+        if (type == AppConfig.DbType.H2) {
+            // Close the H2 file now, not at JVM exit: a redeployed instance must be able to open it at once.
+            try (Connection connection = ownedPool.getConnection(); Statement statement = connection.createStatement()) {
+                statement.execute("SHUTDOWN");
+            } catch (SQLException e) {
+                log.warn("H2 shutdown failed: {}", e.getMessage());
+            }
+        }
+        try {
+            ownedPool.close();
+        } catch (SQLException e) {
+            log.warn("Closing the application database pool failed: {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.quarry.boot;
+
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Locale;
+import org.glassfish.jersey.servlet.ServletContainer;
+
+/**
+ * Jersey's servlet, started only once Quarry is: start-up (migrations included) runs in the background, and until it
+ * is done this servlet answers for the API itself — {@code /api/health} with 503 and progress, anything else with
+ * 503 and a plain message, as Metabase does.
+ */
+public final class ApiServlet extends ServletContainer {
+    private volatile boolean jerseyStarted;
+
+    @Override
+    public void init() {
+        // Deferred: Jersey's application needs Quarry's services, which do not exist yet.
+    }
+
+    @Override
+    public void service(ServletRequest req, ServletResponse res) throws ServletException, IOException {
+        AppState state = AppState.of(getServletContext());
+        if (state == null || !state.ready()) {
+            answerStarting((HttpServletRequest) req, (HttpServletResponse) res, state);
+            return;
+        }
+        if (!jerseyStarted) {
+            startJersey();
+        }
+        super.service(req, res);
+    }
+
+    private synchronized void startJersey() throws ServletException {
+        if (!jerseyStarted) {
+            super.init();
+            jerseyStarted = true;
+        }
+    }
+
+    @Override
+    public void destroy() {
+        if (jerseyStarted) {
+            super.destroy();
+        }
+    }
+
+    private static void answerStarting(HttpServletRequest request, HttpServletResponse response, AppState state) throws IOException {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        response.setStatus(503);
+        if (path.equals("/api/health") || path.equals("/api/health/")) {
+            response.setContentType("application/json;charset=utf-8");
+            response.getWriter().write(state != null && state.failure() != null
+                    ? "{\"status\":\"Unable to get app-db connection\"}"
+                    : String.format(Locale.ROOT, "{\"status\":\"initializing\",\"progress\":%.2f}", state == null ? 0.0 : state.progress()));
+        } else {
+            response.setContentType("text/plain;charset=utf-8");
+            response.getWriter().write("Quarry is still initializing. Please sit tight...");
+        }
+    }
+}

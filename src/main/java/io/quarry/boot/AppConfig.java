@@ -1,0 +1,158 @@
+package io.quarry.boot;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Boot-time configuration, read once. Every key is a Metabase environment variable name ({@code MB_DB_TYPE}, ...).
+ * A value is looked up, in order, in the servlet context init-params (most specific: this one deployment),
+ * Java system properties, then the process environment. Runtime settings ({@code site-name}, ...) are not here:
+ * they live in {@link io.quarry.setting.Settings}.
+ */
+public final class AppConfig {
+    public enum DbType { H2, POSTGRES, JNDI }
+
+    private final Function<String, String> source;
+
+    public final DbType dbType;
+    /** JDBC URL of the application database (H2 or PostgreSQL); null for JNDI. */
+    public final String dbUrl;
+    public final String dbUser;
+    public final String dbPassword;
+    public final String dbJndiName;
+    /** Minutes a session stays valid after it is created. */
+    public final long maxSessionAgeMinutes;
+    public final String passwordComplexity;
+    public final Integer passwordLength;
+    public final boolean sessionThrottleDisabled;
+    public final String encryptionSecretKey;
+
+    public AppConfig(Function<String, String> source) {
+        this.source = source;
+        String jndi = get("MB_DB_JNDI_NAME");
+        String type = Optional.ofNullable(get("MB_DB_TYPE")).orElse(jndi != null ? "jndi" : "h2").toLowerCase(Locale.ROOT);
+        switch (type) {
+            case "h2" -> {
+                dbType = DbType.H2;
+                String file = Optional.ofNullable(get("MB_DB_FILE")).orElse("quarry.db");
+                // Metabase accepts the file name with or without H2's own suffix.
+                file = file.replaceFirst("\\.mv\\.db$", "");
+                dbUrl = "jdbc:h2:file:" + Path.of(file).toAbsolutePath().normalize() + ";DB_CLOSE_ON_EXIT=FALSE";
+                dbUser = "sa";
+                dbPassword = "";
+                dbJndiName = null;
+            }
+            case "postgres", "postgresql" -> {
+                dbType = DbType.POSTGRES;
+                dbJndiName = null;
+                String uri = get("MB_DB_CONNECTION_URI");
+                if (uri != null) {
+                    PostgresUri parsed = PostgresUri.parse(uri);
+                    dbUrl = parsed.jdbcUrl;
+                    dbUser = Optional.ofNullable(get("MB_DB_USER")).orElse(parsed.user);
+                    dbPassword = Optional.ofNullable(get("MB_DB_PASS")).orElse(parsed.password);
+                } else {
+                    String host = Optional.ofNullable(get("MB_DB_HOST")).orElse("localhost");
+                    String port = Optional.ofNullable(get("MB_DB_PORT")).orElse("5432");
+                    String name = Optional.ofNullable(get("MB_DB_DBNAME")).orElse("metabase");
+                    dbUrl = "jdbc:postgresql://" + host + ":" + port + "/" + name;
+                    dbUser = get("MB_DB_USER");
+                    dbPassword = get("MB_DB_PASS");
+                }
+            }
+            case "jndi" -> {
+                if (jndi == null) {
+                    throw new IllegalStateException("MB_DB_TYPE=jndi needs MB_DB_JNDI_NAME (for example java:comp/env/jdbc/quarry)");
+                }
+                dbType = DbType.JNDI;
+                dbJndiName = jndi;
+                dbUrl = null;
+                dbUser = null;
+                dbPassword = null;
+            }
+            default -> throw new IllegalStateException("Unsupported MB_DB_TYPE '" + type + "': use h2, postgres or jndi");
+        }
+        // Metabase reads MAX_SESSION_AGE without the MB_ prefix; accept both.
+        maxSessionAgeMinutes = parseLong(Optional.ofNullable(get("MAX_SESSION_AGE")).orElse(get("MB_MAX_SESSION_AGE")), 20160L);
+        passwordComplexity = Optional.ofNullable(get("MB_PASSWORD_COMPLEXITY")).orElse("normal").toLowerCase(Locale.ROOT);
+        String length = get("MB_PASSWORD_LENGTH");
+        passwordLength = length == null ? null : (int) parseLong(length, 6);
+        sessionThrottleDisabled = Boolean.parseBoolean(get("MB_DISABLE_SESSION_THROTTLE"));
+        encryptionSecretKey = get("MB_ENCRYPTION_SECRET_KEY");
+    }
+
+    /** The raw value of a configuration key, or null when unset or empty (Metabase treats empty as unset). */
+    public String get(String key) {
+        String value = source.apply(key);
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static long parseLong(String value, long fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("Expected a whole number, got '" + value + "'", e);
+        }
+    }
+
+    public static Function<String, String> layered(Map<String, String> initParams) {
+        Map<String, String> env = System.getenv();
+        return key -> {
+            String value = initParams.get(key);
+            if (value == null) {
+                value = System.getProperty(key);
+            }
+            if (value == null) {
+                value = env.get(key);
+            }
+            return value;
+        };
+    }
+
+    /** Parses Metabase's {@code MB_DB_CONNECTION_URI}: {@code postgres://user:pass@host:port/db?opts} or a JDBC URL. */
+    record PostgresUri(String jdbcUrl, String user, String password) {
+        static PostgresUri parse(String uri) {
+            if (uri.startsWith("jdbc:postgresql:")) {
+                return new PostgresUri(uri, null, null);
+            }
+            URI parsed = URI.create(uri.replaceFirst("^postgresql:", "postgres:"));
+            if (!"postgres".equals(parsed.getScheme())) {
+                throw new IllegalStateException("MB_DB_CONNECTION_URI must start with postgres://, postgresql:// or jdbc:postgresql:");
+            }
+            String user = null;
+            String password = null;
+            if (parsed.getRawUserInfo() != null) {
+                String[] parts = parsed.getRawUserInfo().split(":", 2);
+                user = decode(parts[0]);
+                password = parts.length > 1 ? decode(parts[1]) : null;
+            }
+            Map<String, String> query = new HashMap<>();
+            if (parsed.getRawQuery() != null) {
+                for (String pair : parsed.getRawQuery().split("&")) {
+                    String[] kv = pair.split("=", 2);
+                    query.put(decode(kv[0]), kv.length > 1 ? decode(kv[1]) : "");
+                }
+            }
+            user = query.getOrDefault("user", user);
+            password = query.getOrDefault("password", password);
+            String port = parsed.getPort() > 0 ? ":" + parsed.getPort() : "";
+            String jdbc = "jdbc:postgresql://" + parsed.getHost() + port + parsed.getRawPath()
+                    + (parsed.getRawQuery() != null ? "?" + parsed.getRawQuery() : "");
+            return new PostgresUri(jdbc, user, password);
+        }
+
+        private static String decode(String s) {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.quarry.boot;
+
+import io.quarry.appdb.AppDatabase;
+import io.quarry.appdb.Db;
+import io.quarry.auth.ApiKeyMapper;
+import io.quarry.auth.ApiKeyService;
+import io.quarry.auth.Passwords;
+import io.quarry.auth.SessionMapper;
+import io.quarry.auth.SessionService;
+import io.quarry.setting.CoreSettings;
+import io.quarry.setting.SettingMapper;
+import io.quarry.setting.Settings;
+import io.quarry.setup.SetupService;
+import io.quarry.user.UserMapper;
+import io.quarry.user.UserService;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: builds every long-lived service once, in dependency order, and closes them in reverse.
+ * Every public final field is bound for injection by {@link io.quarry.web.QuarryApplication}, so adding a service
+ * is adding a field here.
+ */
+public final class Quarry implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Quarry.class);
+
+    /** Every MyBatis mapper; adding the class loads the XML beside it. */
+    static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class);
+
+    public final AppConfig config;
+    public final Clock clock;
+    public final AppDatabase appDatabase;
+    public final Db db;
+    public final Settings settings;
+    public final Passwords passwords;
+    public final SessionService sessions;
+    public final ApiKeyService apiKeys;
+    public final UserService users;
+    public final SetupService setup;
+    public final ScheduledExecutorService scheduler;
+
+    public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
+        this.config = config;
+        this.clock = clock;
+        progress.set(0.1);
+        appDatabase = new AppDatabase(config, MAPPERS);
+        progress.set(0.6);
+        db = new Db(appDatabase.sessionFactory());
+        passwords = new Passwords(config);
+        settings = new Settings(db, config);
+        sessions = new SessionService(db, settings, config, clock);
+        apiKeys = new ApiKeyService(db, clock);
+        users = new UserService(db, clock);
+        setup = new SetupService(db, settings, users);
+        CoreSettings.register(this);
+        progress.set(0.9);
+        scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
+    }
+
+    private static java.util.concurrent.ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        try {
+            if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("Scheduled tasks did not stop within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        appDatabase.close();
+    }
+
+    /** How far start-up has got, for {@code GET /api/health} while starting. */
+    public interface StartupProgress {
+        void set(double fraction);
+    }
+}

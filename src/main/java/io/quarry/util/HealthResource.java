@@ -1,0 +1,37 @@
+package io.quarry.util;
+
+import io.quarry.appdb.AppDatabase;
+import io.quarry.web.security.Access;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.sql.Connection;
+import java.util.Map;
+
+/** {@code GET /api/health}: 200 once started and the application database answers (503 before: see StartupGate). */
+@Path("health")
+@Produces(MediaType.APPLICATION_JSON)
+public final class HealthResource {
+    private final AppDatabase appDatabase;
+
+    @Inject
+    public HealthResource(AppDatabase appDatabase) {
+        this.appDatabase = appDatabase;
+    }
+
+    @GET
+    @Access(Access.Level.PUBLIC)
+    public Response health() {
+        try (Connection connection = appDatabase.dataSource().getConnection()) {
+            if (connection.isValid(2)) {
+                return Response.ok(Map.of("status", "ok")).build();
+            }
+        } catch (Exception e) {
+            // fall through
+        }
+        return Response.status(503).entity(Map.of("status", "Unable to get app-db connection")).build();
+    }
+}

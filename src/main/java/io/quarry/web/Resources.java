@@ -1,0 +1,17 @@
+package io.quarry.web;
+
+import io.quarry.auth.SessionResource;
+import io.quarry.setup.SetupResource;
+import io.quarry.util.HealthResource;
+import java.util.List;
+
+/** Every resource class of the API, registered explicitly (no classpath scanning). */
+public final class Resources {
+    public static final List<Class<?>> ALL = List.of(
+            HealthResource.class,
+            SessionResource.class,
+            SetupResource.class);
+
+    private Resources() {
+    }
+}

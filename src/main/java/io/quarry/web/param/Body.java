@@ -1,0 +1,280 @@
+package io.quarry.web.param;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import io.quarry.web.Json;
+import io.quarry.web.error.ApiException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Reads and validates a JSON request body. Every accessor records a violation instead of throwing, so that
+ * {@link #throwIfInvalid()} answers one 400 naming every bad field, as Metabase does:
+ * <pre>
+ *   Body body = Body.of(json);
+ *   String name = body.nonBlank("name");
+ *   Long group = body.optPosInt("group_id");
+ *   body.throwIfInvalid();
+ * </pre>
+ * Methods named {@code opt…} accept an absent key or JSON null and return null for both; use {@link #has} to tell
+ * "absent" (leave unchanged) from "null" (clear) where that matters.
+ */
+public final class Body {
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
+
+    private final JsonNode node;
+    private final Map<String, Object> errors = new LinkedHashMap<>();
+    private final Map<String, List<String>> specific = new LinkedHashMap<>();
+
+    private Body(JsonNode node) {
+        this.node = node;
+    }
+
+    /** A body; a missing body counts as {@code {}}, and anything but an object is a 400. */
+    public static Body of(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return new Body(Json.object());
+        }
+        if (!node.isObject()) {
+            throw ApiException.invalidField("body", ParamRule.MAP.message(false));
+        }
+        return new Body(node);
+    }
+
+    public JsonNode raw() {
+        return node;
+    }
+
+    /** The key is present, possibly with JSON null. */
+    public boolean has(String key) {
+        return node.has(key);
+    }
+
+    /** The key is present and not JSON null. */
+    public boolean hasValue(String key) {
+        return node.hasNonNull(key);
+    }
+
+    public JsonNode get(String key) {
+        JsonNode value = node.get(key);
+        return value == null ? NullNode.instance : value;
+    }
+
+    public Body nested(String key) {
+        JsonNode value = node.get(key);
+        if (value == null || value.isNull()) {
+            return new Body(Json.object());
+        }
+        if (!value.isObject()) {
+            fail(key, ParamRule.MAP, true, value);
+            return new Body(Json.object());
+        }
+        return new Body(value);
+    }
+
+    // --- strings -------------------------------------------------------------------------------------------------
+
+    public String nonBlank(String key) {
+        return string(key, false, ParamRule.NON_BLANK, s -> !s.isBlank());
+    }
+
+    public String optNonBlank(String key) {
+        return string(key, true, ParamRule.NON_BLANK, s -> !s.isBlank());
+    }
+
+    public String optString(String key) {
+        return string(key, true, ParamRule.STRING, s -> true);
+    }
+
+    public String string(String key) {
+        return string(key, false, ParamRule.STRING, s -> true);
+    }
+
+    public String email(String key) {
+        return string(key, false, ParamRule.EMAIL, Validation::isEmail);
+    }
+
+    public String optEmail(String key) {
+        return string(key, true, ParamRule.EMAIL, Validation::isEmail);
+    }
+
+    public String optLocale(String key) {
+        String value = string(key, true, ParamRule.LOCALE, Validation::isLocale);
+        return value == null ? null : Validation.normalizeLocale(value);
+    }
+
+    /** One of {@code allowed}; errors read "enum of a, b, c" as Metabase's do. */
+    public String optEnum(String key, String... allowed) {
+        return enumOf(key, true, allowed);
+    }
+
+    public String enumOf(String key, boolean nullable, String... allowed) {
+        Set<String> set = Set.of(allowed);
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
+            if (!nullable) {
+                missing(key, "enum of " + String.join(", ", allowed));
+            }
+            return null;
+        }
+        if (!value.isTextual() || !set.contains(value.asText())) {
+            addError(key, (nullable ? "nullable " : "") + "enum of " + String.join(", ", allowed),
+                    "should be either " + String.join(" or ", quoted(allowed)) + ", received: " + ParamRule.render(plain(value)));
+            return null;
+        }
+        return value.asText();
+    }
+
+    private String string(String key, boolean nullable, ParamRule rule, Predicate<String> ok) {
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
+            if (!nullable) {
+                missing(key, rule.message(false));
+            }
+            return null;
+        }
+        if (!value.isTextual() || !ok.test(value.asText())) {
+            fail(key, rule, nullable, value);
+            return null;
+        }
+        return value.asText();
+    }
+
+    // --- numbers and booleans ------------------------------------------------------------------------------------
+
+    public Long posInt(String key) {
+        return posInt(key, false);
+    }
+
+    public Long optPosInt(String key) {
+        return posInt(key, true);
+    }
+
+    private Long posInt(String key, boolean nullable) {
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
+            if (!nullable) {
+                missing(key, ParamRule.POS_INT.message(false));
+            }
+            return null;
+        }
+        if (!value.canConvertToExactIntegral() || value.asLong() <= 0 || !value.isNumber()) {
+            fail(key, ParamRule.POS_INT, nullable, value);
+            return null;
+        }
+        return value.asLong();
+    }
+
+    /** A JSON boolean (or the strings "true"/"false", which Metabase's BooleanValue accepts too). */
+    public Boolean optBool(String key) {
+        return bool(key, true);
+    }
+
+    public Boolean bool(String key, boolean nullable) {
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
+            if (!nullable) {
+                missing(key, ParamRule.BOOLEAN.message(false));
+            }
+            return null;
+        }
+        if (value.isBoolean()) {
+            return value.asBoolean();
+        }
+        if (value.isTextual() && Validation.parseBoolStr(value.asText()) != null) {
+            return Validation.parseBoolStr(value.asText());
+        }
+        fail(key, ParamRule.BOOLEAN, nullable, value);
+        return null;
+    }
+
+    // --- structures ------------------------------------------------------------------------------------------------
+
+    public Map<String, Object> optMap(String key) {
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
+            return null;
+        }
+        if (!value.isObject()) {
+            fail(key, ParamRule.MAP, true, value);
+            return null;
+        }
+        return Json.MAPPER.convertValue(value, MAP);
+    }
+
+    public Map<String, Object> map(String key) {
+        if (isNull(node.get(key))) {
+            missing(key, ParamRule.MAP.message(false));
+            return null;
+        }
+        return optMap(key);
+    }
+
+    /** An array of objects; each element is handed back as a Body so callers can validate its keys. */
+    public List<Body> optObjects(String key, String elementMessage) {
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
+            return null;
+        }
+        List<Body> result = new ArrayList<>();
+        if (!value.isArray()) {
+            addError(key, "nullable " + elementMessage, ParamRule.ARRAY.specific(plain(value)));
+            return null;
+        }
+        for (JsonNode element : value) {
+            if (!element.isObject()) {
+                addError(key, "nullable " + elementMessage, "invalid type, received: " + ParamRule.render(plain(element)));
+                return null;
+            }
+            result.add(new Body(element));
+        }
+        return result;
+    }
+
+    // --- errors ------------------------------------------------------------------------------------------------
+
+    /** Records a violation that no accessor checks (cross-field rules, lookups). */
+    public void addError(String key, String message, String specificMessage) {
+        errors.putIfAbsent(key, message);
+        specific.computeIfAbsent(key, k -> new ArrayList<>()).add(specificMessage);
+    }
+
+    public boolean valid() {
+        return errors.isEmpty();
+    }
+
+    public void throwIfInvalid() {
+        if (!errors.isEmpty()) {
+            throw ApiException.withErrors(400, errors, specific);
+        }
+    }
+
+    private void fail(String key, ParamRule rule, boolean nullable, JsonNode value) {
+        addError(key, rule.message(nullable), rule.specific(plain(value)));
+    }
+
+    private void missing(String key, String message) {
+        addError(key, message, "missing required key, received: nil");
+    }
+
+    private static boolean isNull(JsonNode value) {
+        return value == null || value.isNull() || value.isMissingNode();
+    }
+
+    private static Object plain(JsonNode value) {
+        return value.isTextual() ? value.asText() : value.toString();
+    }
+
+    private static List<String> quoted(String... values) {
+        List<String> result = new ArrayList<>();
+        for (String v : values) {
+            result.add("\"" + v + "\"");
+        }
+        return result;
+    }
+}

@@ -1,0 +1,64 @@
+package io.quarry.web.param;
+
+import io.quarry.web.error.ApiException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** The parsing behind each rule, shared by query/path parameters and JSON bodies. */
+public final class Validation {
+    // Deliberately simple, like Metabase's: something@something.tld, no spaces.
+    private static final Pattern EMAIL = Pattern.compile("^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$");
+    private static final Pattern LOCALE = Pattern.compile("^[a-zA-Z]{2}([_-][a-zA-Z]{2})?$");
+
+    private Validation() {
+    }
+
+    public static Long parsePosInt(String raw) {
+        try {
+            long value = Long.parseLong(raw.trim());
+            return value > 0 ? value : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    public static Boolean parseBoolStr(String raw) {
+        String lower = raw.trim().toLowerCase(Locale.ROOT);
+        return switch (lower) {
+            case "true" -> Boolean.TRUE;
+            case "false" -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
+    public static boolean isEmail(String raw) {
+        return raw != null && raw.length() <= 254 && EMAIL.matcher(raw).matches();
+    }
+
+    public static boolean isLocale(String raw) {
+        return raw != null && LOCALE.matcher(raw).matches();
+    }
+
+    /** Normalises {@code en-us} / {@code en_US} to Metabase's {@code en_US} form. */
+    public static String normalizeLocale(String raw) {
+        String[] parts = raw.split("[_-]");
+        return parts.length == 1 ? parts[0].toLowerCase(Locale.ROOT)
+                : parts[0].toLowerCase(Locale.ROOT) + "_" + parts[1].toUpperCase(Locale.ROOT);
+    }
+
+    /** One 400 naming one parameter that broke its rule. */
+    public static ApiException invalid(String name, ParamRule rule, boolean nullable, Object received) {
+        return ApiException.withErrors(400, Map.of(name, rule.message(nullable)), Map.of(name, List.of(rule.specific(received))));
+    }
+
+    /** For a required query parameter that was not sent. */
+    public static <T> T required(String name, T value, ParamRule rule) {
+        if (value == null) {
+            throw ApiException.withErrors(400, Map.of(name, rule.message(false)),
+                    Map.of(name, List.of("missing required key, received: nil")));
+        }
+        return value;
+    }
+}

@@ -1,0 +1,63 @@
+package io.quarry.web.security;
+
+import io.quarry.auth.ApiKeyService;
+import io.quarry.auth.SessionService;
+import io.quarry.user.User;
+import jakarta.annotation.Priority;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.Cookie;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * Works out who is calling, in Metabase's order: the {@code metabase.SESSION} cookie, the {@code X-Metabase-Session}
+ * header, then an {@code X-Api-Key}. Credentials that do not check out leave the caller anonymous; the endpoint's
+ * {@link Access} decides whether that is enough. Pre-matching, because Jersey builds resources (and injects their
+ * {@link Caller}) while routing, before any post-matching filter runs.
+ */
+@Provider
+@PreMatching
+@Priority(Priorities.AUTHENTICATION)
+public final class AuthFilter implements ContainerRequestFilter {
+    public static final String SESSION_COOKIE = "metabase.SESSION";
+    public static final String SESSION_HEADER = "X-Metabase-Session";
+    public static final String API_KEY_HEADER = "X-Api-Key";
+    private static final String CALLER = "quarry.caller";
+
+    private final SessionService sessions;
+    private final ApiKeyService apiKeys;
+
+    @Inject
+    public AuthFilter(SessionService sessions, ApiKeyService apiKeys) {
+        this.sessions = sessions;
+        this.apiKeys = apiKeys;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        String locale = request.getHeaderString("X-Metabase-Locale");
+        Cookie cookie = request.getCookies().get(SESSION_COOKIE);
+        for (String key : new String[]{cookie == null ? null : cookie.getValue(), request.getHeaderString(SESSION_HEADER)}) {
+            User user = sessions.resolve(key);
+            if (user != null) {
+                request.setProperty(CALLER, new Caller(user.id, user.isSuperuser, key, false, locale != null ? locale : user.locale));
+                return;
+            }
+        }
+        String apiKey = request.getHeaderString(API_KEY_HEADER);
+        if (apiKey != null) {
+            User user = apiKeys.authenticate(apiKey);
+            if (user != null) {
+                request.setProperty(CALLER, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
+            }
+        }
+    }
+
+    public static Caller callerOf(ContainerRequestContext request) {
+        Object caller = request.getProperty(CALLER);
+        return caller instanceof Caller c ? c : Caller.ANONYMOUS;
+    }
+}

@@ -1,0 +1,26 @@
+package io.quarry.testing;
+
+import java.util.Map;
+
+/** Common steps of HTTP tests. */
+public final class Fixtures {
+    public static final String ADMIN_EMAIL = "crowberto@example.com";
+    public static final String ADMIN_PASSWORD = "Blue-berry-42";
+
+    private Fixtures() {
+    }
+
+    /** Runs first-run setup through the API and returns the administrator's session id. */
+    public static String setUp(Api api) {
+        String token = api.get(200, "session/properties").json().get("setup-token").asText();
+        return api.post(200, "setup", Map.of(
+                "token", token,
+                "user", Map.of("email", ADMIN_EMAIL, "password", ADMIN_PASSWORD, "first_name", "Crowberto", "last_name", "Corv"),
+                "prefs", Map.of("site_name", "Quarry Test", "site_locale", "en"))).json().get("id").asText();
+    }
+
+    /** Signs in and returns the session id. */
+    public static String login(Api api, String email, String password) {
+        return api.post(200, "session", Map.of("username", email, "password", password)).json().get("id").asText();
+    }
+}

@@ -1,0 +1,100 @@
+package io.quarry.testing;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * Quarry in a real servlet container: embedded Jetty 12 deploying {@code src/main/webapp} (the real web.xml, listener,
+ * start-up gate and Jersey servlet) on a random port, configured through context init-params like a deployment
+ * descriptor would.
+ */
+public final class TestServer implements AutoCloseable {
+    private final Server server;
+    private final WebAppContext webapp;
+    public final URI base;
+    public final Map<String, String> config;
+
+    private TestServer(Server server, WebAppContext webapp, URI base, Map<String, String> config) {
+        this.server = server;
+        this.webapp = webapp;
+        this.base = base;
+        this.config = config;
+    }
+
+    /** A server on a fresh application database, plus any extra configuration. */
+    public static TestServer start(Map<String, String> extra) {
+        Map<String, String> config = new LinkedHashMap<>(TestAppDb.fresh());
+        config.put("MB_DISABLE_SESSION_THROTTLE", "false");
+        config.putAll(extra);
+        return startWith(config);
+    }
+
+    public static TestServer start() {
+        return start(Map.of());
+    }
+
+    /** A server with exactly this configuration (for example a second instance on the same database). */
+    public static TestServer startWith(Map<String, String> config) {
+        Server server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        WebAppContext webapp = new WebAppContext();
+        webapp.setContextPath("/");
+        webapp.setBaseResourceAsPath(Path.of("src/main/webapp").toAbsolutePath());
+        webapp.setParentLoaderPriority(true);
+        webapp.setThrowUnavailableOnStartupException(true);
+        config.forEach(webapp::setInitParameter);
+        server.setHandler(webapp);
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("Jetty did not start", e);
+        }
+        URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
+        TestServer testServer = new TestServer(server, webapp, base, config);
+        testServer.awaitHealthy(Duration.ofSeconds(90));
+        return testServer;
+    }
+
+    public Api api() {
+        return new Api(base);
+    }
+
+    public void awaitHealthy(Duration timeout) {
+        Api api = api();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (api.call("GET", "api/health", null).status() == 200) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("Quarry did not become healthy within " + timeout);
+    }
+
+    public WebAppContext webapp() {
+        return webapp;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
