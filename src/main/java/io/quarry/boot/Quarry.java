@@ -7,6 +7,7 @@ import io.quarry.auth.ApiKeyService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
+import io.quarry.mail.Mailer;
 import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
@@ -39,6 +40,7 @@ public final class Quarry implements AutoCloseable {
     public final Db db;
     public final Settings settings;
     public final Passwords passwords;
+    public final Mailer mailer;
     public final SessionService sessions;
     public final ApiKeyService apiKeys;
     public final UserService users;
@@ -54,6 +56,7 @@ public final class Quarry implements AutoCloseable {
         db = new Db(appDatabase.sessionFactory());
         passwords = new Passwords(config);
         settings = new Settings(db, config);
+        mailer = new Mailer(settings);
         sessions = new SessionService(db, settings, config, clock);
         apiKeys = new ApiKeyService(db, clock);
         users = new UserService(db, clock);

@@ -1,0 +1,90 @@
+package io.quarry.mail;
+
+import io.quarry.setting.Settings;
+import io.quarry.web.error.ApiException;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import java.io.UnsupportedEncodingException;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * Sends email over SMTP with the {@code email-smtp-*} settings, read at each send so a change applies at once.
+ * Messages are multipart-free HTML with a plain-text fallback kept simple on purpose.
+ */
+public final class Mailer {
+    private final Settings settings;
+
+    public Mailer(Settings settings) {
+        this.settings = settings;
+    }
+
+    public boolean configured() {
+        return settings.string("email-smtp-host") != null;
+    }
+
+    /** Sends one message; a 400 with Metabase's wording when email is not set up, a 500-free failure otherwise. */
+    public void send(List<String> to, String subject, String html) {
+        if (!configured()) {
+            throw ApiException.badRequest("Email is not configured. Please set up email in the admin settings.");
+        }
+        try {
+            MimeMessage message = new MimeMessage(session());
+            String fromName = settings.string("email-from-name");
+            String fromAddress = settings.string("email-from-address");
+            message.setFrom(fromName == null ? new InternetAddress(fromAddress) : new InternetAddress(fromAddress, fromName, "UTF-8"));
+            for (String recipient : to) {
+                message.addRecipient(Message.RecipientType.TO, new InternetAddress(recipient));
+            }
+            Object replyTo = settings.get("email-reply-to");
+            if (replyTo instanceof List<?> list && !list.isEmpty()) {
+                message.setReplyTo(InternetAddress.parse(String.join(",", list.stream().map(Object::toString).toList())));
+            }
+            message.setSubject(subject, "UTF-8");
+            message.setContent(html, "text/html; charset=utf-8");
+            String user = settings.string("email-smtp-username");
+            String password = settings.string("email-smtp-password");
+            if (user != null) {
+                Transport.send(message, user, password);
+            } else {
+                Transport.send(message);
+            }
+        } catch (MessagingException | UnsupportedEncodingException e) {
+            throw new ApiException(500, "Sending email failed: " + e.getMessage());
+        }
+    }
+
+    private Session session() {
+        Properties p = new Properties();
+        String security = settings.string("email-smtp-security");
+        boolean ssl = "ssl".equals(security);
+        String protocol = ssl ? "smtps" : "smtp";
+        p.put("mail.transport.protocol", protocol);
+        p.put("mail." + protocol + ".host", settings.string("email-smtp-host"));
+        Long port = settings.integer("email-smtp-port");
+        p.put("mail." + protocol + ".port", String.valueOf(port != null ? port : ssl ? 465 : 25));
+        p.put("mail." + protocol + ".connectiontimeout", "10000");
+        p.put("mail." + protocol + ".timeout", "20000");
+        p.put("mail." + protocol + ".writetimeout", "20000");
+        if ("tls".equals(security) || "starttls".equals(security)) {
+            p.put("mail.smtp.starttls.enable", "true");
+            p.put("mail.smtp.starttls.required", "true");
+        }
+        if (settings.string("email-smtp-username") != null) {
+            p.put("mail." + protocol + ".auth", "true");
+        }
+        return Session.getInstance(p);
+    }
+
+    /** Escapes text for inclusion in an HTML email body. */
+    public static String escape(String text) {
+        if (text == null) {
+            return "";
+        }
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}
