@@ -39,6 +39,8 @@ public final class AppDatabase implements AutoCloseable {
     private static final String CHANGELOG = "db/changelog/changelog-master.xml";
 
     private final AppConfig.DbType type;
+    /** {@code h2} or {@code postgresql}, read from the connection (a JNDI DataSource may be either). */
+    private final String vendor;
     private final DataSource dataSource;
     private final BasicDataSource ownedPool;
     private final SqlSessionFactory sessionFactory;
@@ -62,10 +64,11 @@ public final class AppDatabase implements AutoCloseable {
             ownedPool.setTestOnBorrow(true);
             dataSource = ownedPool;
         }
+        vendor = detectVendor(dataSource);
         migrate();
         Configuration configuration = new Configuration(new Environment("appdb", new JdbcTransactionFactory(), dataSource));
         configuration.setMapUnderscoreToCamelCase(true);
-        configuration.setDatabaseId(type == AppConfig.DbType.H2 ? "h2" : "postgresql");
+        configuration.setDatabaseId(vendor);
         // By alias, not globally for Map: a global Map handler would turn every resultType="map" into one column.
         configuration.getTypeAliasRegistry().registerAlias("json", JsonMapTypeHandler.class);
         for (Class<?> mapper : mappers) {
@@ -74,6 +77,21 @@ public final class AppDatabase implements AutoCloseable {
         sessionFactory = new SqlSessionFactoryBuilder().build(configuration);
         // Mapper XML parsing leaves a ThreadLocal on this thread; containers report it as a leak on undeploy.
         ErrorContext.instance().reset();
+    }
+
+    private static String detectVendor(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            String product = connection.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+            if (product.contains("h2")) {
+                return "h2";
+            }
+            if (product.contains("postgres")) {
+                return "postgresql";
+            }
+            throw new IllegalStateException("Unsupported application database: " + product + " (use H2 or PostgreSQL)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot connect to the application database: " + e.getMessage(), e);
+        }
     }
 
     private static DataSource lookup(String name) {
@@ -103,7 +121,10 @@ public final class AppDatabase implements AutoCloseable {
                     Map<String, Object> scope = Map.of(
                             Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(AppDatabase.class.getClassLoader()),
                             Scope.Attr.ui.name(), new LoggerUIService(),
-                            "liquibase.analytics.enabled", false);
+                            "liquibase.analytics.enabled", false,
+                            // In a container the parent class loader may see the changelog too; use the first
+                            // (the webapp's own) rather than refusing to start.
+                            "liquibase.duplicateFileMode", "INFO");
                     Scope.child(scope, () -> new CommandScope(UpdateCommandStep.COMMAND_NAME)
                             .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
                             .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
@@ -139,6 +160,11 @@ public final class AppDatabase implements AutoCloseable {
         return type;
     }
 
+    /** {@code h2} or {@code postgresql}. */
+    public String vendor() {
+        return vendor;
+    }
+
     /** Pool statistics for the diagnostic endpoints; empty for a container-managed (JNDI) pool. */
     public Map<String, Object> poolInfo() {
         if (ownedPool == null) {
@@ -155,7 +181,7 @@ public final class AppDatabase implements AutoCloseable {
         if (ownedPool == null) {
             return;
         }
-        if (type == AppConfig.DbType.H2) {
+        if ("h2".equals(vendor)) {
             // Close the H2 file now, not at JVM exit: a redeployed instance must be able to open it at once.
             try (Connection connection = ownedPool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute("SHUTDOWN");

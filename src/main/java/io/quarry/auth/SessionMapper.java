@@ -14,6 +14,8 @@ public interface SessionMapper {
 
     int deleteSessionsOfUser(@Param("userId") long userId);
 
+    int deleteSessionsCreatedBefore(@Param("before") OffsetDateTime before);
+
     void insertLoginHistory(@Param("userId") long userId, @Param("at") OffsetDateTime at, @Param("sessionHash") String sessionHash,
                             @Param("deviceId") String deviceId, @Param("device") String deviceDescription,
                             @Param("ip") String ipAddress);

@@ -114,6 +114,12 @@ public final class SessionService {
         return key != null && db.with(SessionMapper.class, m -> m.deleteSession(hash(key))) > 0;
     }
 
+    /** Deletes sessions past their age; they no longer authenticate anyway. Returns how many went. */
+    public int purgeExpired() {
+        OffsetDateTime cutoff = OffsetDateTime.now(clock).minus(maxAge);
+        return db.with(SessionMapper.class, m -> m.deleteSessionsCreatedBefore(cutoff));
+    }
+
     public void endAllSessions(long userId) {
         db.run(session -> session.getMapper(SessionMapper.class).deleteSessionsOfUser(userId));
     }

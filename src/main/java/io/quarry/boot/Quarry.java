@@ -15,6 +15,7 @@ import io.quarry.setup.SetupService;
 import io.quarry.user.UserMapper;
 import io.quarry.user.UserService;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -64,6 +65,21 @@ public final class Quarry implements AutoCloseable {
         CoreSettings.register(this);
         progress.set(0.9);
         scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
+        every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
+    }
+
+    /**
+     * Runs a task periodically on the shared scheduler. A periodic task that throws is silently never run again, so
+     * failures are caught and logged here.
+     */
+    public void every(Duration period, String name, Runnable task) {
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.warn("Scheduled task '{}' failed", name, e);
+            }
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static java.util.concurrent.ThreadFactory named(String prefix) {

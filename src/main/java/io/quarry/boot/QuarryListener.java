@@ -83,9 +83,15 @@ public final class QuarryListener implements ServletContextListener {
         }
     }
 
-    /** Drivers this webapp's class loader registered would pin it after undeploy. */
+    /**
+     * Drivers this webapp's class loader registered would pin it after undeploy. Only when Quarry has a class loader
+     * of its own: run unisolated (embedded, tests) the drivers belong to the whole JVM.
+     */
     private static void deregisterDrivers() {
         ClassLoader own = QuarryListener.class.getClassLoader();
+        if (own == ClassLoader.getSystemClassLoader() || own == ClassLoader.getPlatformClassLoader()) {
+            return;
+        }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
             if (driver.getClass().getClassLoader() == own) {
                 try {

@@ -41,15 +41,38 @@ public final class TestServer implements AutoCloseable {
 
     /** A server with exactly this configuration (for example a second instance on the same database). */
     public static TestServer startWith(Map<String, String> config) {
+        return startWith(config, webapp -> { });
+    }
+
+    /** As {@link #startWith(Map)}, letting the test adjust the webapp (JNDI resources, descriptors) before start. */
+    public static TestServer startWith(Map<String, String> config, java.util.function.Consumer<WebAppContext> customize) {
+        WebAppContext webapp = new WebAppContext();
+        webapp.setContextPath("/");
+        webapp.setBaseResourceAsPath(Path.of("src/main/webapp").toAbsolutePath());
+        webapp.setParentLoaderPriority(true);
+        customize.accept(webapp);
+        return deploy(webapp, config);
+    }
+
+    /**
+     * Deploys a built WAR as a container would: its own class loader (the WAR's jars, not the test classpath), at
+     * the given context path.
+     */
+    public static TestServer deployWar(Path war, String contextPath, Map<String, String> config) {
+        WebAppContext webapp = new WebAppContext();
+        webapp.setContextPath(contextPath);
+        webapp.setWar(war.toAbsolutePath().toString());
+        webapp.setParentLoaderPriority(false);
+        webapp.setExtractWAR(true);
+        return deploy(webapp, config);
+    }
+
+    private static TestServer deploy(WebAppContext webapp, Map<String, String> config) {
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
-        WebAppContext webapp = new WebAppContext();
-        webapp.setContextPath("/");
-        webapp.setBaseResourceAsPath(Path.of("src/main/webapp").toAbsolutePath());
-        webapp.setParentLoaderPriority(true);
         webapp.setThrowUnavailableOnStartupException(true);
         config.forEach(webapp::setInitParameter);
         server.setHandler(webapp);
@@ -58,7 +81,8 @@ public final class TestServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("Jetty did not start", e);
         }
-        URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
+        String path = webapp.getContextPath().endsWith("/") ? webapp.getContextPath() : webapp.getContextPath() + "/";
+        URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + path);
         TestServer testServer = new TestServer(server, webapp, base, config);
         testServer.awaitHealthy(Duration.ofSeconds(90));
         return testServer;
