@@ -36,6 +36,7 @@ public final class QuarryApplication extends ResourceConfig {
         // Jersey's own Jackson exception mappers answer with their texts; ours use Metabase's error shapes.
         register(JacksonFeature.withoutExceptionMappers());
         register(JsonProvider.class);
+        register(JsonCharsetFilter.class);
         register(ParamConverters.class);
         register(AuthFilter.class);
         register(AccessFeature.class);

@@ -42,6 +42,16 @@ class PlatformIT {
 
     @Test
     @Order(1)
+    void trailingSlashesAndBodilessRequestsAreAccepted() {
+        Api.Res props = api.get(200, "session/properties/");
+        assertEquals("application/json;charset=utf-8", props.header("Content-Type").replace(" ", ""));
+        JsonNode missing = api.post(400, "session/", null).json();
+        assertEquals("value must be a non-blank string.", missing.get("errors").get("password").asText());
+        assertEquals("missing required key, received: nil", missing.get("specific-errors").get("password").get(0).asText());
+    }
+
+    @Test
+    @Order(1)
     void unknownEndpointAnswersMetabasesText() {
         Api.Res res = api.get(404, "no-such-thing");
         assertEquals("API endpoint does not exist.", res.body());
