@@ -67,7 +67,20 @@ public final class TestServer implements AutoCloseable {
         return deploy(webapp, config);
     }
 
+    /** Starts the container without waiting for Quarry to become healthy (to observe start-up itself). */
+    public static TestServer startUnchecked(Map<String, String> config) {
+        WebAppContext webapp = new WebAppContext();
+        webapp.setContextPath("/");
+        webapp.setBaseResourceAsPath(Path.of("src/main/webapp").toAbsolutePath());
+        webapp.setParentLoaderPriority(true);
+        return deploy(webapp, config, false);
+    }
+
     private static TestServer deploy(WebAppContext webapp, Map<String, String> config) {
+        return deploy(webapp, config, true);
+    }
+
+    private static TestServer deploy(WebAppContext webapp, Map<String, String> config, boolean awaitHealthy) {
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -84,7 +97,9 @@ public final class TestServer implements AutoCloseable {
         String path = webapp.getContextPath().endsWith("/") ? webapp.getContextPath() : webapp.getContextPath() + "/";
         URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + path);
         TestServer testServer = new TestServer(server, webapp, base, config);
-        testServer.awaitHealthy(Duration.ofSeconds(90));
+        if (awaitHealthy) {
+            testServer.awaitHealthy(Duration.ofSeconds(90));
+        }
         return testServer;
     }
 
