@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /** {@code /api/user} over HTTP against the real webapp, with a real SMTP server (GreenMail) receiving invites. */
 class UserIT {
     private static final String FORBIDDEN = "You don't have permissions to do that.";
-    private static final Pattern INVITE_LINK = Pattern.compile("/auth/reset_password/([0-9]+_[0-9a-f-]{36})#new");
+    private static final String SITE_URL = "http://quarry.example.test";
+    private static final Pattern INVITE_LINK = Pattern.compile(Pattern.quote(SITE_URL) + "/auth/reset_password/([0-9]+_[0-9a-f-]{36})#new");
 
     private static GreenMail mail;
     private static TestServer server;
@@ -47,7 +48,8 @@ class UserIT {
         int port = Support.freePort();
         mail = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         mail.start();
-        server = TestServer.start(Map.of("MB_EMAIL_SMTP_HOST", "127.0.0.1", "MB_EMAIL_SMTP_PORT", String.valueOf(port)));
+        server = TestServer.start(Map.of("MB_EMAIL_SMTP_HOST", "127.0.0.1", "MB_EMAIL_SMTP_PORT", String.valueOf(port),
+                "MB_SITE_URL", SITE_URL));
         api = server.api();
         admin = Fixtures.setUp(api);
         adminId = api.as(admin).get(200, "user/current").json().get("id").asLong();
