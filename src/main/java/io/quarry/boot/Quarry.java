@@ -12,6 +12,8 @@ import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
 import io.quarry.setup.SetupService;
+import io.quarry.user.GroupService;
+import io.quarry.user.InviteMailer;
 import io.quarry.user.UserMapper;
 import io.quarry.user.UserService;
 import java.time.Clock;
@@ -46,6 +48,8 @@ public final class Quarry implements AutoCloseable {
     public final ApiKeyService apiKeys;
     public final UserService users;
     public final SetupService setup;
+    public final GroupService groups;
+    public final InviteMailer invites;
     public final ScheduledExecutorService scheduler;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
@@ -62,6 +66,8 @@ public final class Quarry implements AutoCloseable {
         apiKeys = new ApiKeyService(db, clock);
         users = new UserService(db, clock);
         setup = new SetupService(db, settings, users);
+        groups = new GroupService(db, users);
+        invites = new InviteMailer(settings, mailer);
         CoreSettings.register(this);
         progress.set(0.9);
         scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));

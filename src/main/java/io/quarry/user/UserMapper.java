@@ -67,4 +67,21 @@ public interface UserMapper {
 
     /** Ids of the groups this user manages. */
     List<Long> listManagedGroupIds(@Param("userId") long userId);
+
+    // --- users, groups and memberships over HTTP (UserResource, GroupResource, MembershipResource) ------------------
+
+    /** Active members of a group with their membership, ordered by name as Metabase lists them. */
+    List<GroupMember> listGroupMembers(@Param("groupId") long groupId);
+
+    /** Memberships in the given groups (a group manager's view of {@code GET /api/permissions/membership}). */
+    List<Membership> listMembershipsInGroups(@Param("groupIds") Collection<Long> groupIds);
+
+    /** Active administrators other than {@code userId}: zero means that user is the last one. */
+    long countOtherActiveAdmins(@Param("userId") long userId);
+
+    /** How many groups (other than All Users) that {@code userId} belongs to {@code managerId} manages. */
+    long countGroupsManagedFor(@Param("managerId") long managerId, @Param("userId") long userId);
+
+    /** The earliest sign-in of a user, or null. */
+    OffsetDateTime firstLogin(@Param("userId") long userId);
 }

@@ -2,6 +2,9 @@ package io.quarry.web;
 
 import io.quarry.auth.SessionResource;
 import io.quarry.setup.SetupResource;
+import io.quarry.user.GroupResource;
+import io.quarry.user.MembershipResource;
+import io.quarry.user.UserResource;
 import io.quarry.util.HealthResource;
 import java.util.List;
 
@@ -10,7 +13,10 @@ public final class Resources {
     public static final List<Class<?>> ALL = List.of(
             HealthResource.class,
             SessionResource.class,
-            SetupResource.class);
+            SetupResource.class,
+            UserResource.class,
+            GroupResource.class,
+            MembershipResource.class);
 
     private Resources() {
     }
