@@ -86,6 +86,11 @@ public final class QuarryListener implements ServletContextListener {
     /** Drivers this webapp's class loader registered would pin it after undeploy. */
     private static void deregisterDrivers() {
         ClassLoader own = QuarryListener.class.getClassLoader();
+        if (own == ClassLoader.getSystemClassLoader()) {
+            // Not a webapp class loader (an embedded container in tests, say): the drivers belong to the whole JVM,
+            // which keeps using them after this instance stops.
+            return;
+        }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
             if (driver.getClass().getClassLoader() == own) {
                 try {

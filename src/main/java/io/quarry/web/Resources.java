@@ -10,7 +10,11 @@ public final class Resources {
     public static final List<Class<?>> ALL = List.of(
             HealthResource.class,
             SessionResource.class,
-            SetupResource.class);
+            SetupResource.class,
+            io.quarry.auth.PasswordResetResource.class,
+            io.quarry.auth.ExternalAuthResource.class,
+            io.quarry.notification.SessionUnsubscribeResource.class,
+            io.quarry.notification.PulseUnsubscribeResource.class);
 
     private Resources() {
     }
