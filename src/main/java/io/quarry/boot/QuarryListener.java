@@ -83,12 +83,13 @@ public final class QuarryListener implements ServletContextListener {
         }
     }
 
-    /** Drivers this webapp's class loader registered would pin it after undeploy. */
+    /**
+     * Drivers this webapp's class loader registered would pin it after undeploy. Only when Quarry has a class loader
+     * of its own: run unisolated (embedded, tests) the drivers belong to the whole JVM.
+     */
     private static void deregisterDrivers() {
         ClassLoader own = QuarryListener.class.getClassLoader();
-        if (own == ClassLoader.getSystemClassLoader()) {
-            // Not a webapp class loader (an embedded container in tests, say): the drivers belong to the whole JVM,
-            // which keeps using them after this instance stops.
+        if (own == ClassLoader.getSystemClassLoader() || own == ClassLoader.getPlatformClassLoader()) {
             return;
         }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {

@@ -3,6 +3,7 @@ package io.quarry.auth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.auth0.jwt.JWT;
@@ -17,12 +18,11 @@ import io.quarry.testing.TestServer;
 import io.quarry.user.Membership;
 import io.quarry.user.User;
 import io.quarry.user.UserMapper;
-import java.nio.charset.StandardCharsets;
+import io.quarry.web.error.ApiException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPrivateKey;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -249,6 +249,11 @@ class ExternalAuthIT {
         assertTrue(admin.get("jwt-user-provisioning-enabled?").asBoolean());
         assertFalse(admin.has("jwt-shared-secret"));
         assertFalse(admin.toString().contains(SECRET));
+
+        ApiException badKey = assertThrows(ApiException.class, () -> settings().set("jwt-public-key", "not a key"));
+        assertEquals(Map.of("jwt-public-key", "value must be a PEM-encoded RSA public key (-----BEGIN PUBLIC KEY-----)."),
+                badKey.body().get("errors"));
+        assertNull(settings().string("jwt-public-key"));
     }
 
     @Test
