@@ -57,6 +57,15 @@ public final class Throttle {
         }
     }
 
+    /**
+     * Metabase's {@code throttle/check}: refuses when throttled, otherwise counts this attempt whatever its outcome.
+     * Used where every call counts (password reset, unsubscribe), not only failures (login).
+     */
+    public void checkAndRecord(String key) {
+        check(key);
+        record(key);
+    }
+
     public void record(String key) {
         if (key == null) {
             return;

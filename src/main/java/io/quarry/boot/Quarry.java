@@ -4,10 +4,15 @@ import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.auth.ApiKeyMapper;
 import io.quarry.auth.ApiKeyService;
+import io.quarry.auth.AuthSettings;
+import io.quarry.auth.ExternalAuthService;
+import io.quarry.auth.PasswordResetMapper;
+import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
 import io.quarry.mail.Mailer;
+import io.quarry.notification.UnsubscribeService;
 import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
@@ -35,7 +40,8 @@ public final class Quarry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Quarry.class);
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
-    static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class);
+    static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
+            PasswordResetMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -51,6 +57,9 @@ public final class Quarry implements AutoCloseable {
     public final GroupService groups;
     public final InviteMailer invites;
     public final ScheduledExecutorService scheduler;
+    public final PasswordResetService passwordResets;
+    public final ExternalAuthService externalAuth;
+    public final UnsubscribeService unsubscribes;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -71,6 +80,10 @@ public final class Quarry implements AutoCloseable {
         CoreSettings.register(this);
         progress.set(0.9);
         scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
+        passwordResets = new PasswordResetService(db, settings, mailer, sessions, config, clock, scheduler);
+        externalAuth = new ExternalAuthService(db, settings, sessions, users, config, clock);
+        unsubscribes = new UnsubscribeService(settings, config, clock);
+        AuthSettings.register(this);
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 

@@ -1,17 +1,21 @@
 package io.quarry.setup;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionResource;
 import io.quarry.auth.SessionService;
+import io.quarry.auth.SiteUrls;
+import io.quarry.boot.AppConfig;
+import io.quarry.mail.Mailer;
 import io.quarry.setting.Settings;
 import io.quarry.user.User;
 import io.quarry.user.UserService;
 import io.quarry.web.Cookies;
+import io.quarry.web.Json;
+import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
-import io.quarry.web.param.NonBlank;
-import io.quarry.web.param.ParamRule;
-import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,26 +28,37 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@code /api/setup}: first-run setup, gated by the setup token. */
 @Path("setup")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class SetupResource {
+    private static final Logger log = LoggerFactory.getLogger(SetupResource.class);
+
     private final SetupService setup;
     private final SessionService sessions;
     private final Passwords passwords;
     private final Settings settings;
+    private final PasswordResetService resets;
+    private final Mailer mailer;
+    private final AppConfig config;
     private final HttpServletRequest request;
 
     @Inject
     public SetupResource(SetupService setup, SessionService sessions, Passwords passwords, Settings settings,
-                         @Context HttpServletRequest request) {
+                         PasswordResetService resets, Mailer mailer, AppConfig config, @Context HttpServletRequest request) {
         this.setup = setup;
         this.sessions = sessions;
         this.passwords = passwords;
         this.settings = settings;
+        this.resets = resets;
+        this.mailer = mailer;
+        this.config = config;
         this.request = request;
     }
 
@@ -65,27 +80,104 @@ public final class SetupResource {
         String siteName = prefs.nonBlank("site_name");
         String siteLocale = prefs.optLocale("site_locale");
         Boolean allowTracking = prefs.optBool("allow_tracking");
+        Body invite = inviteOf(body);
+        String invitedEmail = invite.optEmail("invited_email");
+        String invitedFirstName = invite.optNonBlank("invited_first_name");
+        String invitedLastName = invite.optNonBlank("invited_last_name");
         body.throwIfInvalid();
         user.throwIfInvalid();
         prefs.throwIfInvalid();
+        invite.throwIfInvalid();
         setup.checkToken(token);
         setup.checkNotSetUp();
         passwords.requireValid("password", password);
-        if (body.hasValue("database") || body.hasValue("engine")) {
-            throw io.quarry.web.error.ApiException.invalidField("engine", "Adding a database during setup is not supported yet.");
+        if (invitedEmail != null && invitedEmail.trim().equalsIgnoreCase(email.trim())) {
+            throw ApiException.invalidField("invited_email", "Email address already in use.");
         }
-        User admin = setup.setup(new UserService.NewUser(email, firstName, lastName, password, true, null, null),
-                new SetupService.SitePrefs(siteName, siteLocale, allowTracking));
+        if (body.hasValue("database") || body.hasValue("engine")) {
+            throw ApiException.invalidField("engine", "Adding a database during setup is not supported yet.");
+        }
+        UserService.NewUser invitee = null;
+        if (invitedEmail != null) {
+            // As Metabase: the invitation needs email to reach anyone, so without it there is none (and it is logged).
+            if (mailer.configured()) {
+                invitee = new UserService.NewUser(invitedEmail, invitedFirstName, invitedLastName, null, true, null, null);
+            } else {
+                log.warn("Setup asked to invite {} but email is not configured: no invitation was made", invitedEmail);
+            }
+        }
+        SetupService.Created created = setup.setup(new UserService.NewUser(email, firstName, lastName, password, true, null, null),
+                new SetupService.SitePrefs(siteName, siteLocale, allowTracking), invitee, resets::issueToken);
+        User admin = created.admin();
+        if (created.invitee() != null) {
+            resets.sendInvite(created.invitee(), admin.commonName(), created.inviteToken(), SiteUrls.of(settings, request));
+        }
         String session = sessions.open(admin.id, SessionResource.requestInfo(request));
         return Cookies.withSession(Response.ok(Map.of("id", session)), session, null,
                 settings.string("session-cookie-samesite"), request).build();
     }
 
+    /**
+     * The second administrator to invite, from the nested {@code invite} object real clients send or the spec's flat
+     * {@code invited_*} keys, as one body whose errors name the {@code invited_*} keys either way.
+     */
+    private static Body inviteOf(Body body) {
+        ObjectNode flat = Json.object();
+        JsonNode nested = body.get("invite");
+        if (nested.isObject()) {
+            copy(nested, "email", flat, "invited_email");
+            copy(nested, "first_name", flat, "invited_first_name");
+            copy(nested, "last_name", flat, "invited_last_name");
+        } else {
+            if (!nested.isNull()) {
+                body.nested("invite"); // records "Value must be a map."
+            }
+            for (String key : new String[]{"invited_email", "invited_first_name", "invited_last_name"}) {
+                copy(body.raw(), key, flat, key);
+            }
+        }
+        return Body.of(flat);
+    }
+
+    private static void copy(JsonNode from, String key, ObjectNode to, String as) {
+        if (from.has(key)) {
+            to.set(as, from.get(key));
+        }
+    }
+
+    /** Metabase's user defaults: configured with MB_USER_DEFAULTS, which holds its own token (not the setup token). */
     @GET
     @Path("user_defaults")
     @Access(Access.Level.PUBLIC)
-    public Map<String, Object> userDefaults(@QueryParam("token") NonBlank token) {
-        Validation.required("token", token, ParamRule.NON_BLANK);
-        return setup.userDefaults(token.value());
+    public Map<String, Object> userDefaults(@QueryParam("token") String token) {
+        return SetupService.userDefaults(config.get("MB_USER_DEFAULTS"), token);
+    }
+
+    /**
+     * Tests a database connection during setup. Body as real clients send it, {@code {"token", "details": {"engine",
+     * "details"}}}, or flat ({@code engine}, {@code details}, {@code token}).
+     */
+    @POST
+    @Path("validate")
+    @Access(Access.Level.PUBLIC)
+    public Map<String, Object> validate(JsonNode json) {
+        Body body = Body.of(json);
+        String token = body.nonBlank("token");
+        body.throwIfInvalid();
+        setup.checkToken(token);
+        JsonNode details = body.get("details");
+        JsonNode engine = details.isObject() && details.has("engine") ? details.get("engine") : body.get("engine");
+        if (!engine.isTextual() || engine.asText().isBlank()) {
+            throw ApiException.invalidField("engine", "value must be a valid database engine.");
+        }
+        // Database engines land with the databases module; until then no engine can be connected to.
+        throw ApiException.invalidField("engine", "Database engines are not supported yet.");
+    }
+
+    @GET
+    @Path("admin_checklist")
+    @Access(Access.Level.SUPERUSER)
+    public List<Map<String, Object>> adminChecklist() {
+        return setup.adminChecklist(config.dbType == AppConfig.DbType.H2);
     }
 }

@@ -16,7 +16,11 @@ public final class Resources {
             SetupResource.class,
             UserResource.class,
             GroupResource.class,
-            MembershipResource.class);
+            MembershipResource.class,
+            io.quarry.auth.PasswordResetResource.class,
+            io.quarry.auth.ExternalAuthResource.class,
+            io.quarry.notification.SessionUnsubscribeResource.class,
+            io.quarry.notification.PulseUnsubscribeResource.class);
 
     private Resources() {
     }

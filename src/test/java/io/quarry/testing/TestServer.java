@@ -1,5 +1,7 @@
 package io.quarry.testing;
 
+import io.quarry.boot.AppState;
+import io.quarry.boot.Quarry;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,6 +128,18 @@ public final class TestServer implements AutoCloseable {
 
     public WebAppContext webapp() {
         return webapp;
+    }
+
+    /**
+     * The running instance's composition root, for what a test cannot do over HTTP yet (arrange users while no user
+     * endpoint exists, move stored timestamps into the past). The webapp shares the test's class loader.
+     */
+    public Quarry quarry() {
+        Quarry quarry = AppState.of(webapp.getServletContext()).quarry();
+        if (quarry == null) {
+            throw new IllegalStateException("Quarry is not running");
+        }
+        return quarry;
     }
 
     @Override
