@@ -48,7 +48,7 @@ public final class PasswordResetResource {
         Body body = Body.of(json);
         String email = body.email("email");
         body.throwIfInvalid();
-        resets.forgotPassword(email, request.getRemoteAddr(), SiteUrls.of(settings, request));
+        resets.forgotPassword(email, request.getRemoteAddr(), SiteUrls.configured(settings));
         return Response.noContent().build();
     }
 

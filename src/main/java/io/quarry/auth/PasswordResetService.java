@@ -99,6 +99,11 @@ public final class PasswordResetService {
                             + "here. Please sign in with your provider, or contact your administrator.</p>"));
             return;
         }
+        if (siteUrl == null) {
+            // Never build the link from the anonymous caller's Host header (reset-link poisoning).
+            log.warn("A password reset was requested but site-url is not set, so no reset link can be sent");
+            return;
+        }
         String token = db.tx(session -> issueToken(session, user.id));
         String link = siteUrl + "/auth/reset_password/" + token;
         mailer.send(List.of(user.email), subject, page("Reset your " + app + " password",

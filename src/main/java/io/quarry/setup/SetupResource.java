@@ -109,6 +109,11 @@ public final class SetupResource {
         SetupService.Created created = setup.setup(new UserService.NewUser(email, firstName, lastName, password, true, null, null),
                 new SetupService.SitePrefs(siteName, siteLocale, allowTracking), invitee, resets::issueToken);
         User admin = created.admin();
+        if (settings.string("site-url") == null) {
+            // The setup request comes from the token holder: its address is trusted as the site URL, which emailed
+            // links (password resets asked for anonymously) are built on from now on.
+            settings.set("site-url", SiteUrls.fromRequest(request));
+        }
         if (created.invitee() != null) {
             resets.sendInvite(created.invitee(), admin.commonName(), created.inviteToken(), SiteUrls.of(settings, request));
         }
