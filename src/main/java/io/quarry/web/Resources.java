@@ -10,7 +10,8 @@ public final class Resources {
     public static final List<Class<?>> ALL = List.of(
             HealthResource.class,
             SessionResource.class,
-            SetupResource.class);
+            SetupResource.class,
+            io.quarry.setting.SettingResource.class);
 
     private Resources() {
     }
