@@ -46,6 +46,7 @@ public final class Quarry implements AutoCloseable {
     public final UserService users;
     public final SetupService setup;
     public final ScheduledExecutorService scheduler;
+    public final io.quarry.auth.LoginHistory loginHistory;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -64,6 +65,7 @@ public final class Quarry implements AutoCloseable {
         CoreSettings.register(this);
         progress.set(0.9);
         scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
+        loginHistory = new io.quarry.auth.LoginHistory(db, sessions, clock);
     }
 
     private static java.util.concurrent.ThreadFactory named(String prefix) {

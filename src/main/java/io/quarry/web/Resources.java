@@ -11,7 +11,9 @@ public final class Resources {
             HealthResource.class,
             SessionResource.class,
             SetupResource.class,
-            io.quarry.setting.SettingResource.class);
+            io.quarry.setting.SettingResource.class,
+            io.quarry.auth.ApiKeyResource.class,
+            io.quarry.auth.LoginHistoryResource.class);
 
     private Resources() {
     }
