@@ -47,6 +47,7 @@ public final class Quarry implements AutoCloseable {
     public final SetupService setup;
     public final ScheduledExecutorService scheduler;
     public final io.quarry.auth.LoginHistory loginHistory;
+    public final io.quarry.mail.EmailService email;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -66,6 +67,7 @@ public final class Quarry implements AutoCloseable {
         progress.set(0.9);
         scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
         loginHistory = new io.quarry.auth.LoginHistory(db, sessions, clock);
+        email = new io.quarry.mail.EmailService(settings, java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(15));
     }
 
     private static java.util.concurrent.ThreadFactory named(String prefix) {

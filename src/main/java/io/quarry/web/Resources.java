@@ -12,6 +12,7 @@ public final class Resources {
             SessionResource.class,
             SetupResource.class,
             io.quarry.setting.SettingResource.class,
+            io.quarry.mail.EmailResource.class,
             io.quarry.auth.ApiKeyResource.class,
             io.quarry.auth.LoginHistoryResource.class);
 
