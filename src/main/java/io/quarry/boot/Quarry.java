@@ -32,7 +32,8 @@ public final class Quarry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Quarry.class);
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
-    static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class);
+    static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
+            io.quarry.util.DiagnosticsMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -48,6 +49,8 @@ public final class Quarry implements AutoCloseable {
     public final ScheduledExecutorService scheduler;
     public final io.quarry.auth.LoginHistory loginHistory;
     public final io.quarry.mail.EmailService email;
+    public final io.quarry.util.ConnectionPools connectionPools;
+    public final io.quarry.util.Diagnostics diagnostics;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -66,8 +69,12 @@ public final class Quarry implements AutoCloseable {
         CoreSettings.register(this);
         progress.set(0.9);
         scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
+        io.quarry.util.LogBuffer.install();
         loginHistory = new io.quarry.auth.LoginHistory(db, sessions, clock);
         email = new io.quarry.mail.EmailService(settings, java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(15));
+        connectionPools = new io.quarry.util.ConnectionPools();
+        connectionPools.register("app-db", appDatabase::poolInfo);
+        diagnostics = new io.quarry.util.Diagnostics(db, appDatabase, settings, connectionPools, clock);
     }
 
     private static java.util.concurrent.ThreadFactory named(String prefix) {

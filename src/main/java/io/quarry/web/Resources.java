@@ -14,7 +14,12 @@ public final class Resources {
             io.quarry.setting.SettingResource.class,
             io.quarry.mail.EmailResource.class,
             io.quarry.auth.ApiKeyResource.class,
-            io.quarry.auth.LoginHistoryResource.class);
+            io.quarry.auth.LoginHistoryResource.class,
+            io.quarry.util.UtilResource.class,
+            io.quarry.util.UtilResource.PasswordCheck.class,
+            io.quarry.util.UtilResource.Logger.class,
+            io.quarry.util.UtilResource.BugReporting.class,
+            io.quarry.util.UtilResource.Analytics.class);
 
     private Resources() {
     }
