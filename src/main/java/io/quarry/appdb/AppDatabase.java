@@ -170,10 +170,7 @@ public final class AppDatabase implements AutoCloseable {
         if (ownedPool == null) {
             return Map.of("source", "jndi");
         }
-        return Map.of(
-                "numActive", ownedPool.getNumActive(),
-                "numIdle", ownedPool.getNumIdle(),
-                "maxTotal", ownedPool.getMaxTotal());
+        return PoolStats.of(ownedPool);
     }
 
     @Override

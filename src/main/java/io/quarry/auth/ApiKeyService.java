@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * API keys: {@code mb_} + Base64 of 32 random bytes (47 characters). The key is shown once; the database keeps its
@@ -30,6 +33,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ApiKeyService {
     private static final int PREFIX_LENGTH = 7;
     private static final int KEY_LENGTH = 47;
+    private static final int MAX_NAME_LENGTH = 254;
+    /** Bound on remembered checks; past it the memory starts over (costing one bcrypt per key). */
+    private static final int MAX_VERIFIED = 10_000;
+    private static final Logger log = LoggerFactory.getLogger(ApiKeyService.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Db db;
@@ -59,6 +66,9 @@ public final class ApiKeyService {
                 if (!Passwords.verifyToken(key, row.keyHash)) {
                     return null;
                 }
+                if (verified.size() >= MAX_VERIFIED) {
+                    verified.clear();
+                }
                 verified.put(digest, row.keyHash);
             }
             User user = session.getMapper(UserMapper.class).findUser(row.userId);
@@ -74,100 +84,123 @@ public final class ApiKeyService {
         return db.with(ApiKeyMapper.class, ApiKeyMapper::countApiKeys);
     }
 
+    /**
+     * Creates a key and the user it acts as (member of All Users and of {@code groupId}), in one transaction: an unknown
+     * group (404) or a taken name (400) writes nothing.
+     */
     public Map<String, Object> create(String name, long groupId, long creatorId) {
-        String key = newKey();
+        checkNameLength(name);
         OffsetDateTime now = now();
-        long id = db.tx(session -> {
-            UserMapper users = session.getMapper(UserMapper.class);
-            ApiKeyMapper keys = session.getMapper(ApiKeyMapper.class);
-            Checks.found(users.findGroup(groupId));
-            checkNameFree(keys, name, null);
-            checkPrefixFree(keys, key);
-            User user = new User();
-            user.email = "api-key-user-" + UUID.randomUUID() + "@api-key.invalid";
-            user.firstName = name;
-            user.lastName = "";
-            user.userType = "api-key";
-            user.passwordSalt = Passwords.newSalt();
-            user.password = Passwords.hash(user.passwordSalt, UUID.randomUUID().toString());
-            user.dateJoined = now;
-            user.updatedAt = now;
-            users.insertUser(user);
-            addMembership(users, user.id, Group.ALL_USERS);
-            if (groupId != Group.ALL_USERS) {
-                addMembership(users, user.id, groupId);
-            }
-            ApiKey row = new ApiKey();
-            row.userId = user.id;
-            row.keyHash = Passwords.hashToken(key);
-            row.keyPrefix = key.substring(0, PREFIX_LENGTH);
-            row.name = name;
-            row.creatorId = creatorId;
-            row.updatedById = creatorId;
-            row.createdAt = now;
-            row.updatedAt = now;
-            keys.insertApiKey(row);
-            return row.id;
-        });
-        return view(find(id), key);
+        String[] key = new String[1];
+        long id;
+        try {
+            id = db.tx(session -> {
+                UserMapper users = session.getMapper(UserMapper.class);
+                ApiKeyMapper keys = session.getMapper(ApiKeyMapper.class);
+                Checks.found(users.findGroup(groupId));
+                checkNameFree(keys, name, null);
+                key[0] = keyWithUniquePrefix(keys);
+                User user = new User();
+                user.email = "api-key-user-" + UUID.randomUUID() + "@api-key.invalid";
+                user.firstName = name;
+                user.lastName = "";
+                user.userType = "api-key";
+                user.passwordSalt = Passwords.newSalt();
+                user.password = Passwords.hash(user.passwordSalt, UUID.randomUUID().toString());
+                user.dateJoined = now;
+                user.updatedAt = now;
+                users.insertUser(user);
+                addMembership(users, user.id, Group.ALL_USERS);
+                if (groupId != Group.ALL_USERS) {
+                    addMembership(users, user.id, groupId);
+                }
+                ApiKey row = new ApiKey();
+                row.userId = user.id;
+                row.keyHash = Passwords.hashToken(key[0]);
+                row.keyPrefix = key[0].substring(0, PREFIX_LENGTH);
+                row.name = name;
+                row.creatorId = creatorId;
+                row.updatedById = creatorId;
+                row.createdAt = now;
+                row.updatedAt = now;
+                keys.insertApiKey(row);
+                return row.id;
+            });
+        } catch (PersistenceException e) {
+            throw raceOnName(name, e);
+        }
+        log.info("API key {} \"{}\" created in group {} by user {}", id, name, groupId, creatorId);
+        return view(find(id), key[0]);
     }
 
+    /** Renames the key (and its user) and/or moves it to another group; null leaves a field as it is. */
     public Map<String, Object> update(long id, String name, Long groupId, long editorId) {
-        db.run(session -> {
-            UserMapper users = session.getMapper(UserMapper.class);
-            ApiKeyMapper keys = session.getMapper(ApiKeyMapper.class);
-            ApiKey row = Checks.found(keys.findApiKey(id));
-            OffsetDateTime now = now();
-            if (name != null) {
-                checkNameFree(keys, name, id);
-                keys.updateApiKeyName(id, name, editorId, now);
-                User user = users.findUser(row.userId);
-                user.firstName = name;
-                user.updatedAt = now;
-                users.updateUser(user);
-            }
-            if (groupId != null && groupId != row.groupId) {
-                Checks.found(users.findGroup(groupId));
-                // The key keeps All Users and has exactly one other group (or none, when moved to All Users).
-                for (Membership m : users.listMembershipsOfUsers(List.of(row.userId))) {
-                    if (m.groupId != Group.ALL_USERS) {
-                        users.deleteMembership(m.id);
+        if (name != null) {
+            checkNameLength(name);
+        }
+        try {
+            db.run(session -> {
+                UserMapper users = session.getMapper(UserMapper.class);
+                ApiKeyMapper keys = session.getMapper(ApiKeyMapper.class);
+                ApiKey row = Checks.found(keys.findApiKey(id));
+                boolean moveGroup = groupId != null && !groupId.equals(row.groupId);
+                // Every check before any write.
+                if (moveGroup) {
+                    Checks.found(users.findGroup(groupId));
+                }
+                if (name != null) {
+                    checkNameFree(keys, name, id);
+                }
+                OffsetDateTime now = now();
+                if (name != null) {
+                    keys.updateApiKeyName(id, name, editorId, now);
+                    User user = users.findUser(row.userId);
+                    user.firstName = name;
+                    user.lastName = "";
+                    user.updatedAt = now;
+                    users.updateUser(user);
+                }
+                if (moveGroup) {
+                    // The key keeps All Users and has exactly one other group (or none, when moved to All Users).
+                    for (Membership m : users.listMembershipsOfUsers(List.of(row.userId))) {
+                        if (m.groupId != Group.ALL_USERS) {
+                            users.deleteMembership(m.id);
+                        }
                     }
+                    if (groupId != Group.ALL_USERS) {
+                        addMembership(users, row.userId, groupId);
+                    }
+                    keys.touchApiKey(id, editorId, now);
                 }
-                if (groupId != Group.ALL_USERS) {
-                    addMembership(users, row.userId, groupId);
-                }
-                keys.touchApiKey(id, editorId, now);
-            }
-        });
+            });
+        } catch (PersistenceException e) {
+            throw name == null ? e : raceOnName(name, e);
+        }
         return view(find(id), null);
     }
 
+    /** A new secret for the key: the old one stops working at once. Answers the key with the new secret, shown once. */
     public Map<String, Object> regenerate(long id, long editorId) {
-        String key = newKey();
-        db.run(session -> {
+        String key = db.tx(session -> {
             ApiKeyMapper keys = session.getMapper(ApiKeyMapper.class);
             Checks.found(keys.findApiKey(id));
-            checkPrefixFree(keys, key);
-            keys.updateApiKeySecret(id, Passwords.hashToken(key), key.substring(0, PREFIX_LENGTH), editorId, now());
+            String fresh = keyWithUniquePrefix(keys);
+            keys.updateApiKeySecret(id, Passwords.hashToken(fresh), fresh.substring(0, PREFIX_LENGTH), editorId, now());
+            return fresh;
         });
-        ApiKey row = find(id);
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("id", row.id);
-        result.put("unmasked_key", key);
-        result.put("masked_key", mask(row.keyPrefix));
-        result.put("prefix", row.keyPrefix);
-        return result;
+        log.info("API key {} regenerated by user {}", id, editorId);
+        return view(find(id), key);
     }
 
     /** Deletes the key; its user stays, deactivated, so history that names it still resolves. */
-    public void delete(long id) {
+    public void delete(long id, long editorId) {
         db.run(session -> {
             ApiKeyMapper keys = session.getMapper(ApiKeyMapper.class);
             ApiKey row = Checks.found(keys.findApiKey(id));
             keys.deleteApiKey(id);
             session.getMapper(UserMapper.class).updateActive(row.userId, false);
         });
+        log.info("API key {} deleted by user {}", id, editorId);
     }
 
     private ApiKey find(long id) {
@@ -181,34 +214,54 @@ public final class ApiKeyService {
         users.insertMembership(m);
     }
 
-    private static void checkNameFree(ApiKeyMapper keys, String name, Long self) {
-        if (name.length() > 254) {
-            throw ApiException.invalidField("name", "value must be a string of at most 254 characters.");
+    private static void checkNameLength(String name) {
+        if (name.length() > MAX_NAME_LENGTH) {
+            throw ApiException.invalidField("name", "value must be a non-blank string of at most " + MAX_NAME_LENGTH + " characters.");
         }
+    }
+
+    /** Names are unique exactly as written (as in Metabase; "Key" and "key" are two names). */
+    private static void checkNameFree(ApiKeyMapper keys, String name, Long self) {
         ApiKey other = keys.findApiKeyByName(name);
         if (other != null && !other.id.equals(self)) {
-            throw ApiException.invalidField("name", "An API key with this name already exists.");
+            throw nameTaken();
         }
     }
 
-    private static void checkPrefixFree(ApiKeyMapper keys, String key) {
-        // 4 random Base64 characters in the prefix: a clash is rare but possible; refuse rather than shadow a key.
-        if (keys.findApiKeyByPrefix(key.substring(0, PREFIX_LENGTH)) != null) {
-            throw new ApiException(409, "Generated API key clashed with an existing one; please try again.");
-        }
+    private static ApiException nameTaken() {
+        return ApiException.invalidField("name", "An API key with this name already exists.");
     }
 
-    private Map<String, Object> view(ApiKey row, String unmasked) {
+    /** A write that lost a race on the unique name answers as the check would have; anything else goes on up. */
+    private RuntimeException raceOnName(String name, PersistenceException e) {
+        ApiKey other = db.with(ApiKeyMapper.class, m -> m.findApiKeyByName(name));
+        return other != null ? nameTaken() : e;
+    }
+
+    /** A fresh key whose 7-character prefix no other key has (4 random characters: a clash is rare; retry). */
+    private static String keyWithUniquePrefix(ApiKeyMapper keys) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            String key = newKey();
+            if (keys.findApiKeyByPrefix(key.substring(0, PREFIX_LENGTH)) == null) {
+                return key;
+            }
+        }
+        throw new ApiException(409, "Could not generate a key with a unique prefix; please try again.");
+    }
+
+    /** The wire form, as Metabase presents a key; {@code unmasked} only right after create and regenerate. */
+    private static Map<String, Object> view(ApiKey row, String unmasked) {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("id", row.id);
         result.put("name", row.name);
-        result.put("group", Map.of("id", row.groupId, "name", row.groupName == null ? "" : row.groupName));
+        Map<String, Object> group = new LinkedHashMap<>();
+        group.put("id", row.groupId);
+        group.put("name", row.groupName);
+        result.put("group", group);
         if (unmasked != null) {
             result.put("unmasked_key", unmasked);
         }
         result.put("masked_key", mask(row.keyPrefix));
-        result.put("user_id", row.userId);
-        result.put("creator_id", row.creatorId);
         result.put("created_at", row.createdAt);
         result.put("updated_at", row.updatedAt);
         Map<String, Object> updatedBy = new LinkedHashMap<>();

@@ -20,5 +20,14 @@ public interface SessionMapper {
                             @Param("deviceId") String deviceId, @Param("device") String deviceDescription,
                             @Param("ip") String ipAddress);
 
-    java.util.List<java.util.Map<String, Object>> listLoginHistory(@Param("userId") long userId);
+    /** A user's sign-ins, newest first; {@code active} when the session they opened still exists and has not expired. */
+    java.util.List<LoginHistoryEntry> listLoginHistory(@Param("userId") long userId, @Param("notBefore") OffsetDateTime notBefore);
+
+    /** One row of login_history as the API may show it: never the session hash. */
+    final class LoginHistoryEntry {
+        public OffsetDateTime loggedInAt;
+        public String deviceDescription;
+        public String ipAddress;
+        public boolean active;
+    }
 }

@@ -6,11 +6,13 @@ import io.quarry.auth.ApiKeyMapper;
 import io.quarry.auth.ApiKeyService;
 import io.quarry.auth.AuthSettings;
 import io.quarry.auth.ExternalAuthService;
+import io.quarry.auth.LoginHistory;
 import io.quarry.auth.PasswordResetMapper;
 import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
+import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
 import io.quarry.notification.UnsubscribeService;
 import io.quarry.setting.CoreSettings;
@@ -21,6 +23,11 @@ import io.quarry.user.GroupService;
 import io.quarry.user.InviteMailer;
 import io.quarry.user.UserMapper;
 import io.quarry.user.UserService;
+import io.quarry.util.ConnectionPools;
+import io.quarry.util.Diagnostics;
+import io.quarry.util.DiagnosticsMapper;
+import io.quarry.util.LogBuffer;
+import io.quarry.web.QuarryApplication;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -33,7 +40,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: builds every long-lived service once, in dependency order, and closes them in reverse.
- * Every public final field is bound for injection by {@link io.quarry.web.QuarryApplication}, so adding a service
+ * Every public final field is bound for injection by {@link QuarryApplication}, so adding a service
  * is adding a field here.
  */
 public final class Quarry implements AutoCloseable {
@@ -41,7 +48,7 @@ public final class Quarry implements AutoCloseable {
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
-            PasswordResetMapper.class);
+            PasswordResetMapper.class, DiagnosticsMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -60,6 +67,10 @@ public final class Quarry implements AutoCloseable {
     public final PasswordResetService passwordResets;
     public final ExternalAuthService externalAuth;
     public final UnsubscribeService unsubscribes;
+    public final LoginHistory loginHistory;
+    public final EmailService email;
+    public final ConnectionPools connectionPools;
+    public final Diagnostics diagnostics;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -84,6 +95,12 @@ public final class Quarry implements AutoCloseable {
         externalAuth = new ExternalAuthService(db, settings, sessions, users, config, clock);
         unsubscribes = new UnsubscribeService(settings, config, clock);
         AuthSettings.register(this);
+        LogBuffer.install();
+        loginHistory = new LoginHistory(db, sessions, clock);
+        email = new EmailService(settings, java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(15));
+        connectionPools = new ConnectionPools();
+        connectionPools.register("app-db", appDatabase::poolInfo);
+        diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 

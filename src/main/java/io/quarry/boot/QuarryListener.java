@@ -74,24 +74,29 @@ public final class QuarryListener implements ServletContextListener {
                 log.warn("Shutdown was not clean", e);
             }
         }
-        deregisterDrivers();
         log.info("Quarry stopped");
-        SLF4JBridgeHandler.uninstall();
-        // logback's own servlet initializer is disabled (web.xml) so that these last lines are still logged.
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
-            logback.stop();
+        if (ownsClassLoader()) {
+            deregisterDrivers();
+            SLF4JBridgeHandler.uninstall();
+            // logback's own servlet initializer is disabled (web.xml) so that these last lines are still logged.
+            if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logback) {
+                logback.stop();
+            }
         }
     }
 
     /**
-     * Drivers this webapp's class loader registered would pin it after undeploy. Only when Quarry has a class loader
-     * of its own: run unisolated (embedded, tests) the drivers belong to the whole JVM.
+     * Deployed as a WAR, Quarry has a class loader of its own, and what it loaded (JDBC drivers, logging) must go with
+     * it. Run unisolated (embedded, tests) those belong to the whole JVM and stay.
      */
+    private static boolean ownsClassLoader() {
+        ClassLoader own = QuarryListener.class.getClassLoader();
+        return own != ClassLoader.getSystemClassLoader() && own != ClassLoader.getPlatformClassLoader();
+    }
+
+    /** Drivers this webapp's class loader registered would pin it after undeploy. */
     private static void deregisterDrivers() {
         ClassLoader own = QuarryListener.class.getClassLoader();
-        if (own == ClassLoader.getSystemClassLoader() || own == ClassLoader.getPlatformClassLoader()) {
-            return;
-        }
         for (Driver driver : Collections.list(DriverManager.getDrivers())) {
             if (driver.getClass().getClassLoader() == own) {
                 try {

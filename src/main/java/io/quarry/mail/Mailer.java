@@ -9,8 +9,8 @@ import jakarta.mail.Transport;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import java.io.UnsupportedEncodingException;
+import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * Sends email over SMTP with the {@code email-smtp-*} settings, read at each send so a change applies at once.
@@ -59,25 +59,15 @@ public final class Mailer {
     }
 
     private Session session() {
-        Properties p = new Properties();
+        return configuredServer().session(Duration.ofSeconds(20));
+    }
+
+    /** The SMTP server the email-smtp-* settings describe (port defaults to 465 for ssl, 25 otherwise). */
+    public SmtpServer configuredServer() {
         String security = settings.string("email-smtp-security");
-        boolean ssl = "ssl".equals(security);
-        String protocol = ssl ? "smtps" : "smtp";
-        p.put("mail.transport.protocol", protocol);
-        p.put("mail." + protocol + ".host", settings.string("email-smtp-host"));
         Long port = settings.integer("email-smtp-port");
-        p.put("mail." + protocol + ".port", String.valueOf(port != null ? port : ssl ? 465 : 25));
-        p.put("mail." + protocol + ".connectiontimeout", "10000");
-        p.put("mail." + protocol + ".timeout", "20000");
-        p.put("mail." + protocol + ".writetimeout", "20000");
-        if ("tls".equals(security) || "starttls".equals(security)) {
-            p.put("mail.smtp.starttls.enable", "true");
-            p.put("mail.smtp.starttls.required", "true");
-        }
-        if (settings.string("email-smtp-username") != null) {
-            p.put("mail." + protocol + ".auth", "true");
-        }
-        return Session.getInstance(p);
+        return new SmtpServer(settings.string("email-smtp-host"), port != null ? port : "ssl".equals(security) ? 465 : 25,
+                security, settings.string("email-smtp-username"), settings.string("email-smtp-password"));
     }
 
     /** Escapes text for inclusion in an HTML email body. */

@@ -1,6 +1,7 @@
 package io.quarry.setting;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import io.quarry.appdb.Db;
 import io.quarry.boot.AppConfig;
 import io.quarry.user.UserMapper;
@@ -8,17 +9,23 @@ import io.quarry.web.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Caller;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
 
 /**
  * The setting registry and store. A setting's value is, in order of precedence: the caller's own value (user-local
@@ -57,6 +64,15 @@ public final class Settings {
             throw new ApiException(404, "Unknown setting: :" + key);
         }
         return setting;
+    }
+
+    /** As {@link #require}, but a non-administrator learns nothing about which settings exist: a generic 403. */
+    private Setting requireFor(Caller caller, String key) {
+        Setting setting = find(key);
+        if (setting == null && !caller.superuser()) {
+            throw ApiException.forbidden();
+        }
+        return require(key);
     }
 
     // --- reading ---------------------------------------------------------------------------------------------------
@@ -122,37 +138,72 @@ public final class Settings {
         return result;
     }
 
-    /** {@code GET /api/setting}: writable settings with where their value comes from. */
-    public List<Map<String, Object>> describeAll() {
+    /**
+     * {@code GET /api/setting}: every setting an administrator may see, sorted by key, with where its value comes from.
+     * As in Metabase, {@code value} is null when the value is the default or comes from the environment, and
+     * user-local settings show the caller's own value.
+     */
+    public List<Map<String, Object>> describeAll(Caller caller) {
         Map<String, String> stored = storedValues();
+        Map<String, Object> own = caller.authenticated() ? userSettings(caller.id()) : Map.of();
+        List<Setting> sorted = new ArrayList<>(registry.values());
+        sorted.sort(Comparator.comparing(s -> s.key));
         List<Map<String, Object>> result = new ArrayList<>();
-        for (Setting setting : registry.values()) {
-            if (setting.visibility == Setting.Visibility.INTERNAL || setting.readOnly() || setting.userLocal) {
+        for (Setting setting : sorted) {
+            if (setting.visibility == Setting.Visibility.INTERNAL) {
                 continue;
             }
-            String env = envValue(setting);
+            boolean fromEnv = envValue(setting) != null;
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("key", setting.key);
-            // As in Metabase: null when the value is the default or comes from the environment.
-            Object value = env != null || !stored.containsKey(setting.key) ? null : parse(setting, stored.get(setting.key));
-            row.put("value", setting.sensitive ? obfuscate(value) : value);
-            row.put("is_env_setting", env != null);
+            row.put("value", userFacing(setting, stored, own));
+            row.put("is_env_setting", fromEnv);
             row.put("env_name", setting.envName());
             row.put("description", setting.description);
-            row.put("default", env != null ? "Using value of env var $" + setting.envName()
+            row.put("default", fromEnv ? "Using value of env var $" + setting.envName()
                     : setting.sensitive ? null : setting.defaultValue);
             result.add(row);
         }
         return result;
     }
 
-    /** {@code GET /api/setting/:key}: one value, if the caller may read it (sensitive ones obfuscated). */
+    /**
+     * {@code GET /api/setting/:key}: one value as {@link #describeAll} shows it (null for a default or an environment
+     * value, sensitive ones obfuscated). Administrators may read any setting but internal ones; everyone else only
+     * user-local settings, as in Metabase (other values reach them through {@code /api/session/properties}).
+     */
     public Object readAs(Caller caller, String key) {
-        Setting setting = require(key);
-        if (setting.visibility == Setting.Visibility.INTERNAL || !visibilities(caller).contains(setting.visibility)) {
+        Setting setting = requireFor(caller, key);
+        if (setting.visibility == Setting.Visibility.INTERNAL || !setting.userLocal && !caller.superuser()) {
             throw ApiException.forbidden();
         }
-        Object value = getFor(caller, setting);
+        Map<String, Object> own = setting.userLocal ? userSettings(caller.id()) : Map.of();
+        Map<String, String> stored = new HashMap<>();
+        if (!setting.userLocal && setting.computed == null) {
+            String text = db.with(SettingMapper.class, m -> m.findSettingValue(setting.key));
+            if (text != null) {
+                stored.put(setting.key, text);
+            }
+        }
+        return userFacing(setting, stored, own);
+    }
+
+    /** What the settings API shows of a value: null when unset, default or from the environment; sensitive obfuscated. */
+    private Object userFacing(Setting setting, Map<String, String> stored, Map<String, Object> own) {
+        Object value;
+        if (setting.userLocal) {
+            value = own.get(setting.key);
+        } else if (setting.computed != null) {
+            value = setting.computed.get();
+        } else if (envValue(setting) != null) {
+            return null;
+        } else {
+            String text = stored.get(setting.key);
+            value = text == null ? null : parse(setting, text);
+        }
+        if (value == null || value.equals(setting.defaultValue)) {
+            return null;
+        }
         return setting.sensitive ? obfuscate(value) : value;
     }
 
@@ -203,7 +254,11 @@ public final class Settings {
         return envValue(require(key)) != null;
     }
 
-    private static Object obfuscate(Object value) {
+    /**
+     * How sensitive values are shown: ten stars and the last two characters, as Metabase does. Values of two characters
+     * or fewer show only the stars (Metabase would show them whole).
+     */
+    public static String obfuscate(Object value) {
         if (value == null) {
             return null;
         }
@@ -211,40 +266,64 @@ public final class Settings {
         return OBFUSCATION + (text.length() > 2 ? text.substring(text.length() - 2) : "");
     }
 
-    // --- writing ---------------------------------------------------------------------------------------------------
-
-    /** Writes as the caller: administrators any writable setting, everyone else only user-local ones. */
-    public void setAs(Caller caller, String key, JsonNode value) {
-        Setting setting = require(key);
-        if (setting.visibility == Setting.Visibility.INTERNAL) {
-            throw ApiException.forbidden();
+    /** True when a client sent back the obfuscated form of the stored value, meaning "keep it". */
+    private boolean isObfuscatedEcho(Setting setting, JsonNode value) {
+        if (!setting.sensitive || value == null || !value.isTextual() || !value.asText().startsWith(OBFUSCATION)) {
+            return false;
         }
-        if (!setting.userLocal && !caller.superuser()) {
-            throw ApiException.forbidden();
-        }
-        if (setting.sensitive && value != null && value.isTextual() && value.asText().startsWith(OBFUSCATION)) {
-            return; // the obfuscated value sent back unchanged: keep what is stored
-        }
-        if (setting.userLocal) {
-            setUserLocal(caller.id(), setting, value);
-        } else {
-            set(setting.key, value);
-        }
+        return value.asText().equals(obfuscate(get(setting.key)));
     }
 
-    /** Writes a batch as the caller: all or nothing, every value validated before any is stored. */
+    // --- writing ---------------------------------------------------------------------------------------------------
+
+    /** Writes as the caller: administrators any writable setting, everyone else only user-local ones. Null deletes. */
+    public void setAs(Caller caller, String key, JsonNode value) {
+        Map<String, JsonNode> one = new LinkedHashMap<>();
+        one.put(key, value == null ? NullNode.instance : value);
+        setAllAs(caller, one);
+    }
+
+    /**
+     * Writes a batch as the caller, all or nothing: permissions are checked for every key first (403, or 404 for an
+     * administrator naming an unknown setting), then writability (400), then every value is validated (one 400 naming
+     * each bad setting), and only then are all values stored, in one transaction.
+     */
     public void setAllAs(Caller caller, Map<String, JsonNode> values) {
-        for (Map.Entry<String, JsonNode> entry : values.entrySet()) {
-            Setting setting = require(entry.getKey());
-            if (setting.visibility == Setting.Visibility.INTERNAL || (!setting.userLocal && !caller.superuser())) {
+        List<Setting> settings = new ArrayList<>();
+        for (String key : values.keySet()) {
+            Setting setting = requireFor(caller, key);
+            if (setting.visibility == Setting.Visibility.INTERNAL || !setting.userLocal && !caller.superuser()) {
                 throw ApiException.forbidden();
             }
-            checkWritable(setting);
-            canonical(setting, entry.getValue());
+            settings.add(setting);
         }
-        for (Map.Entry<String, JsonNode> entry : values.entrySet()) {
-            setAs(caller, entry.getKey(), entry.getValue());
+        settings.forEach(this::checkWritable);
+        Map<String, Object> errors = new LinkedHashMap<>();
+        List<Write> writes = new ArrayList<>();
+        int i = 0;
+        for (JsonNode value : values.values()) {
+            Setting setting = settings.get(i++);
+            if (isObfuscatedEcho(setting, value)) {
+                continue; // the obfuscated value sent back unchanged: keep what is stored
+            }
+            try {
+                writes.add(new Write(setting, canonical(setting, value)));
+            } catch (ApiException e) {
+                errors.putAll(fieldErrors(setting, e));
+            }
         }
+        if (!errors.isEmpty()) {
+            throw ApiException.withErrors(400, errors, null);
+        }
+        db.run(session -> {
+            for (Write write : writes) {
+                if (write.setting.userLocal) {
+                    writeUserLocal(session, caller.id(), write.setting, write.text);
+                } else {
+                    writeStored(session, write.setting, write.text);
+                }
+            }
+        });
     }
 
     /** Writes an instance-wide setting (no permission check: for internal callers). Null deletes it. */
@@ -252,14 +331,7 @@ public final class Settings {
         Setting setting = require(key);
         checkWritable(setting);
         String text = canonical(setting, value);
-        db.run(session -> {
-            SettingMapper mapper = session.getMapper(SettingMapper.class);
-            if (text == null) {
-                mapper.deleteSetting(setting.key);
-            } else if (mapper.updateSetting(setting.key, text) == 0) {
-                mapper.insertSetting(setting.key, text);
-            }
-        });
+        db.run(session -> writeStored(session, setting, text));
     }
 
     public void set(String key, Object value) {
@@ -284,22 +356,43 @@ public final class Settings {
         }
     }
 
-    private void setUserLocal(long userId, Setting setting, JsonNode value) {
-        Object canonical = value == null || value.isNull() ? null : parse(setting, canonical(setting, value));
-        db.run(session -> {
-            UserMapper users = session.getMapper(UserMapper.class);
-            var user = users.findUser(userId);
-            if (user == null) {
-                throw ApiException.notFound();
-            }
-            Map<String, Object> own = user.settings == null ? new LinkedHashMap<>() : new LinkedHashMap<>(user.settings);
-            if (canonical == null) {
-                own.remove(setting.key);
-            } else {
-                own.put(setting.key, canonical);
-            }
-            users.updateUserSettings(userId, own);
-        });
+    private record Write(Setting setting, String text) {
+    }
+
+    private static void writeStored(SqlSession session, Setting setting, String text) {
+        SettingMapper mapper = session.getMapper(SettingMapper.class);
+        if (text == null) {
+            mapper.deleteSetting(setting.key);
+        } else if (mapper.updateSetting(setting.key, text) == 0) {
+            mapper.insertSetting(setting.key, text);
+        }
+    }
+
+    private static void writeUserLocal(SqlSession session, long userId, Setting setting, String text) {
+        UserMapper users = session.getMapper(UserMapper.class);
+        var user = users.findUser(userId);
+        if (user == null) {
+            throw ApiException.notFound();
+        }
+        Map<String, Object> own = user.settings == null ? new LinkedHashMap<>() : new LinkedHashMap<>(user.settings);
+        if (text == null) {
+            own.remove(setting.key);
+        } else {
+            own.put(setting.key, parse(setting, text));
+        }
+        users.updateUserSettings(userId, own);
+    }
+
+    /** The {@code errors} entries of a validation failure; a failure without them is reported under the setting's key. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> fieldErrors(Setting setting, ApiException e) {
+        if (e.status() == 400 && e.body() != null && e.body().get("errors") instanceof Map<?, ?> map) {
+            return (Map<String, Object>) map;
+        }
+        if (e.status() == 400) {
+            return Map.of(setting.key, e.getMessage());
+        }
+        throw e;
     }
 
     private void checkWritable(Setting setting) {
@@ -313,7 +406,7 @@ public final class Settings {
     }
 
     /** Validates and turns a JSON value into the stored text; null (delete) for JSON null. */
-    private String canonical(Setting setting, JsonNode value) {
+    static String canonical(Setting setting, JsonNode value) {
         if (value == null || value.isNull() || value.isMissingNode()) {
             return null;
         }
@@ -323,24 +416,30 @@ public final class Settings {
         }
         return switch (setting.type) {
             case JSON -> Json.write(normalized);
-            case CSV -> String.join(",", castList(normalized));
+            case CSV -> castList(normalized).isEmpty() ? null : String.join(",", castList(normalized));
             default -> normalized.toString();
         };
     }
 
     /** The value as the setting's Java type, or a 400 naming the setting. */
-    private static Object typed(Setting setting, JsonNode value) {
+    static Object typed(Setting setting, JsonNode value) {
         String key = setting.key;
         switch (setting.type) {
-            case STRING, TIMESTAMP -> {
+            case STRING -> {
                 if (value.isTextual() || value.isNumber() || value.isBoolean()) {
                     return value.asText();
                 }
                 throw ApiException.invalidField(key, "value must be a string.");
             }
+            case TIMESTAMP -> {
+                if (value.isTextual() && isTemporal(value.asText().trim())) {
+                    return value.asText().trim();
+                }
+                throw ApiException.invalidField(key, "value must be a valid date string");
+            }
             case KEYWORD -> {
                 if (value.isTextual() && !value.asText().isBlank()) {
-                    return value.asText().replaceFirst("^:", "");
+                    return value.asText().trim().replaceFirst("^:", "");
                 }
                 throw ApiException.invalidField(key, "value must be a keyword.");
             }
@@ -356,7 +455,8 @@ public final class Settings {
             }
             case INTEGER, POSITIVE_INTEGER -> {
                 Long parsed = null;
-                if (value.canConvertToExactIntegral() && value.isNumber()) {
+                if (value.isIntegralNumber() && value.canConvertToLong()
+                        || value.isFloatingPointNumber() && value.canConvertToExactIntegral() && value.canConvertToLong()) {
                     parsed = value.asLong();
                 } else if (value.isTextual()) {
                     try {
@@ -372,48 +472,79 @@ public final class Settings {
                 return parsed;
             }
             case DOUBLE -> {
+                double parsed = Double.NaN;
                 if (value.isNumber()) {
-                    return value.asDouble();
+                    parsed = value.asDouble();
+                } else if (value.isTextual()) {
+                    try {
+                        parsed = Double.parseDouble(value.asText().trim());
+                    } catch (NumberFormatException ignored) {
+                        parsed = Double.NaN;
+                    }
                 }
-                try {
-                    return Double.parseDouble(value.asText());
-                } catch (NumberFormatException e) {
+                if (!Double.isFinite(parsed)) {
                     throw ApiException.invalidField(key, "value must be a number.");
                 }
+                return parsed;
             }
             case JSON -> {
                 return Json.MAPPER.convertValue(value, Object.class);
             }
             case CSV -> {
+                List<String> items = new ArrayList<>();
                 if (value.isArray()) {
-                    List<String> items = new ArrayList<>();
-                    value.forEach(v -> items.add(v.asText()));
-                    return items;
+                    for (JsonNode item : value) {
+                        if (!(item.isTextual() || item.isNumber()) || item.asText().contains(",")) {
+                            throw ApiException.invalidField(key, "value must be a comma-separated string or a list of strings.");
+                        }
+                        items.add(item.asText().trim());
+                    }
+                } else if (value.isTextual()) {
+                    items.addAll(splitCsv(value.asText()));
+                } else {
+                    throw ApiException.invalidField(key, "value must be a comma-separated string or a list of strings.");
                 }
-                if (value.isTextual()) {
-                    return value.asText().isBlank() ? List.of() : Arrays.stream(value.asText().split(",")).map(String::trim).toList();
-                }
-                throw ApiException.invalidField(key, "value must be a comma-separated string or a list.");
+                return items.stream().filter(item -> !item.isEmpty()).toList();
             }
         }
         throw new IllegalStateException("Unhandled setting type " + setting.type);
     }
 
-    /** Stored text back to the setting's Java type. */
+    /** Stored (or environment) text back to the setting's Java type; the default when the text does not parse. */
     static Object parse(Setting setting, String text) {
         try {
             return switch (setting.type) {
                 case STRING, TIMESTAMP, KEYWORD -> text;
-                case BOOLEAN -> Boolean.parseBoolean(text.trim().toLowerCase(Locale.ROOT));
+                case BOOLEAN -> {
+                    Boolean parsed = Validation.parseBoolStr(text);
+                    yield parsed != null ? parsed : setting.defaultValue;
+                }
                 case INTEGER, POSITIVE_INTEGER -> Long.parseLong(text.trim());
                 case DOUBLE -> Double.parseDouble(text.trim());
                 case JSON -> Json.MAPPER.readValue(text, Object.class);
-                case CSV -> text.isBlank() ? List.of() : Arrays.stream(text.split(",")).map(String::trim).toList();
+                case CSV -> splitCsv(text);
             };
         } catch (Exception e) {
             // A bad environment value must not take the instance down: fall back to the default.
             return setting.defaultValue;
         }
+    }
+
+    private static List<String> splitCsv(String text) {
+        return Arrays.stream(text.split(",")).map(String::trim).filter(item -> !item.isEmpty()).toList();
+    }
+
+    private static boolean isTemporal(String text) {
+        for (java.util.function.Consumer<String> parser : List.<java.util.function.Consumer<String>>of(
+                OffsetDateTime::parse, LocalDateTime::parse, LocalDate::parse, Instant::parse)) {
+            try {
+                parser.accept(text);
+                return true;
+            } catch (DateTimeParseException ignored) {
+                // try the next form
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings("unchecked")

@@ -1,11 +1,20 @@
 package io.quarry.web;
 
+import io.quarry.auth.ApiKeyResource;
+import io.quarry.auth.ExternalAuthResource;
+import io.quarry.auth.LoginHistoryResource;
+import io.quarry.auth.PasswordResetResource;
 import io.quarry.auth.SessionResource;
+import io.quarry.mail.EmailResource;
+import io.quarry.notification.PulseUnsubscribeResource;
+import io.quarry.notification.SessionUnsubscribeResource;
+import io.quarry.setting.SettingResource;
 import io.quarry.setup.SetupResource;
 import io.quarry.user.GroupResource;
 import io.quarry.user.MembershipResource;
 import io.quarry.user.UserResource;
 import io.quarry.util.HealthResource;
+import io.quarry.util.UtilResource;
 import java.util.List;
 
 /** Every resource class of the API, registered explicitly (no classpath scanning). */
@@ -17,10 +26,19 @@ public final class Resources {
             UserResource.class,
             GroupResource.class,
             MembershipResource.class,
-            io.quarry.auth.PasswordResetResource.class,
-            io.quarry.auth.ExternalAuthResource.class,
-            io.quarry.notification.SessionUnsubscribeResource.class,
-            io.quarry.notification.PulseUnsubscribeResource.class);
+            PasswordResetResource.class,
+            ExternalAuthResource.class,
+            SessionUnsubscribeResource.class,
+            PulseUnsubscribeResource.class,
+            SettingResource.class,
+            EmailResource.class,
+            ApiKeyResource.class,
+            LoginHistoryResource.class,
+            UtilResource.class,
+            UtilResource.PasswordCheck.class,
+            UtilResource.Logger.class,
+            UtilResource.BugReporting.class,
+            UtilResource.Analytics.class);
 
     private Resources() {
     }

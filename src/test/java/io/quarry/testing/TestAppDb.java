@@ -34,6 +34,7 @@ public final class TestAppDb {
         if (isPostgres()) {
             String name = "quarry_test_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet();
             EmbeddedPostgres pg = postgres();
+            ensurePostgresDriverRegistered();
             try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
                 s.execute("CREATE DATABASE " + name);
             } catch (SQLException e) {
@@ -59,6 +60,23 @@ public final class TestAppDb {
                 "MB_DB_CONNECTION_URI", "postgres://localhost:" + postgres().getPort() + "/" + database,
                 "MB_DB_USER", "postgres",
                 "MB_DB_PASS", "postgres");
+    }
+
+    /**
+     * A stopping test server deregisters the JDBC drivers its class loader registered (right for a real container);
+     * in tests that loader is this one, so the PostgreSQL driver is put back before the next database is made.
+     */
+    private static void ensurePostgresDriverRegistered() {
+        for (java.sql.Driver driver : java.util.Collections.list(java.sql.DriverManager.getDrivers())) {
+            if (driver instanceof org.postgresql.Driver) {
+                return;
+            }
+        }
+        try {
+            java.sql.DriverManager.registerDriver(new org.postgresql.Driver());
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public static synchronized EmbeddedPostgres postgres() {

@@ -1,0 +1,54 @@
+package io.quarry.testing;
+
+import io.quarry.boot.AppConfig;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * Plain JDBC on a test server's application database, to check what the API wrote (or did not write). The H2 file is
+ * opened in-process, which H2 allows beside the server's own connections. Drivers are instantiated directly: the
+ * webapp deregisters them from DriverManager when a test server stops.
+ */
+public final class AppDbSql {
+    private AppDbSql() {
+    }
+
+    public static Connection connect(TestServer server) throws SQLException {
+        AppConfig config = new AppConfig(AppConfig.layered(server.config));
+        Driver driver = config.dbType == AppConfig.DbType.H2 ? new org.h2.Driver() : new org.postgresql.Driver();
+        Properties props = new Properties();
+        if (config.dbUser != null) {
+            props.setProperty("user", config.dbUser);
+        }
+        if (config.dbPassword != null) {
+            props.setProperty("password", config.dbPassword);
+        }
+        return driver.connect(config.dbUrl, props);
+    }
+
+    /** The first column of the first row (null when there is none). */
+    public static Object value(TestServer server, String sql, Object... params) {
+        try (Connection connection = connect(server); PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    return null;
+                }
+                Object value = rows.getObject(1);
+                return value instanceof java.sql.Clob clob ? clob.getSubString(1, (int) clob.length()) : value;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static long count(TestServer server, String sql, Object... params) {
+        return ((Number) value(server, sql, params)).longValue();
+    }
+}
