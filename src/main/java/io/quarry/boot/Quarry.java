@@ -12,6 +12,8 @@ import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
+import io.quarry.driver.DatabasePools;
+import io.quarry.driver.Drivers;
 import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
 import io.quarry.notification.UnsubscribeService;
@@ -19,6 +21,8 @@ import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
 import io.quarry.setup.SetupService;
+import io.quarry.sync.SchemaSync;
+import io.quarry.sync.SyncService;
 import io.quarry.user.GroupService;
 import io.quarry.user.InviteMailer;
 import io.quarry.user.UserMapper;
@@ -27,6 +31,9 @@ import io.quarry.util.ConnectionPools;
 import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.LogBuffer;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.DetailsCodec;
+import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,7 +55,7 @@ public final class Quarry implements AutoCloseable {
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
-            PasswordResetMapper.class, DiagnosticsMapper.class);
+            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -71,6 +78,11 @@ public final class Quarry implements AutoCloseable {
     public final EmailService email;
     public final ConnectionPools connectionPools;
     public final Diagnostics diagnostics;
+    public final Drivers drivers;
+    public final DatabasePools databasePools;
+    public final DatabaseService databases;
+    public final SchemaSync schemaSync;
+    public final SyncService sync;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -90,7 +102,9 @@ public final class Quarry implements AutoCloseable {
         invites = new InviteMailer(settings, mailer);
         CoreSettings.register(this);
         progress.set(0.9);
-        scheduler = Executors.newSingleThreadScheduledExecutor(named("quarry-scheduler"));
+        // One scheduler for all background work (sync, field values, persistence, notifications); a few threads so
+        // that a long sync does not hold up everything else.
+        scheduler = Executors.newScheduledThreadPool(4, named("quarry-scheduler"));
         passwordResets = new PasswordResetService(db, settings, mailer, sessions, config, clock, scheduler);
         externalAuth = new ExternalAuthService(db, settings, sessions, users, config, clock);
         unsubscribes = new UnsubscribeService(settings, config, clock);
@@ -101,6 +115,11 @@ public final class Quarry implements AutoCloseable {
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
+        drivers = Drivers.standard();
+        databasePools = new DatabasePools(connectionPools);
+        databases = new DatabaseService(db, drivers, databasePools, new DetailsCodec(), clock);
+        schemaSync = new SchemaSync(db, databases, clock);
+        sync = new SyncService(databases, schemaSync, scheduler);
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 
@@ -130,6 +149,7 @@ public final class Quarry implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        databasePools.close();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("Scheduled tasks did not stop within 10 s");

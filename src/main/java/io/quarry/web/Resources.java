@@ -15,6 +15,7 @@ import io.quarry.user.MembershipResource;
 import io.quarry.user.UserResource;
 import io.quarry.util.HealthResource;
 import io.quarry.util.UtilResource;
+import io.quarry.warehouse.DatabaseResource;
 import java.util.List;
 
 /** Every resource class of the API, registered explicitly (no classpath scanning). */
@@ -38,7 +39,8 @@ public final class Resources {
             UtilResource.PasswordCheck.class,
             UtilResource.Logger.class,
             UtilResource.BugReporting.class,
-            UtilResource.Analytics.class);
+            UtilResource.Analytics.class,
+            DatabaseResource.class);
 
     private Resources() {
     }

@@ -1,0 +1,64 @@
+package io.quarry.driver;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * One database engine Quarry can connect to ({@code h2}, {@code postgres}, ...): how its connection details look and
+ * become a JDBC connection, how it names types, what SQL it speaks and what it supports. Engines share the JDBC work
+ * through {@link JdbcDriver}; each overrides only what differs.
+ */
+public interface Driver {
+    /** The engine key clients send ({@code "postgres"}). */
+    String engine();
+
+    /** The name people see ({@code "PostgreSQL"}). */
+    String displayName();
+
+    /** The connection form: what {@code details} holds, as Metabase's {@code details-fields}. */
+    List<DetailField> detailFields();
+
+    Set<Feature> features();
+
+    default boolean supports(Feature feature) {
+        return features().contains(feature);
+    }
+
+    /**
+     * Checks and turns details into a JDBC connection spec. Bad details answer a 400 naming the detail field
+     * ({@link io.quarry.web.error.ApiException}); nothing connects here.
+     */
+    ConnectionSpec connectionSpec(Map<String, Object> details);
+
+    /** The SQL this engine speaks. */
+    SqlDialect dialect();
+
+    /** Quarry's base type ({@code type/Integer}) for a column's JDBC type code and database type name. */
+    String baseType(int jdbcType, String databaseTypeName);
+
+    /** Schemas sync never looks into (system catalogs). */
+    Set<String> systemSchemas();
+
+    /** True when a detail holds a secret (redacted in responses, never logged). */
+    default boolean isSecret(String detailKey) {
+        for (DetailField field : detailFields()) {
+            if (field.name().equals(detailKey)) {
+                return field.secret();
+            }
+        }
+        return DetailField.DEFAULT_SECRETS.contains(detailKey);
+    }
+
+    /**
+     * A connection failure as field errors for the connection form ({@code {"password": "..."}}), or a single
+     * {@code "message"} entry when no field is to blame.
+     */
+    Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details);
+
+    /** What a JDBC connection needs: the driver class (loaded from Quarry's own class path), URL and properties. */
+    record ConnectionSpec(String driverClass, String url, Properties properties) {
+    }
+}

@@ -1,0 +1,77 @@
+package io.quarry.driver;
+
+import io.quarry.web.error.ApiException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/** The engine registry: every driver Quarry ships, by engine key. */
+public final class Drivers {
+    private final Map<String, Driver> byEngine = new LinkedHashMap<>();
+
+    public Drivers(List<Driver> drivers) {
+        for (Driver driver : drivers) {
+            byEngine.put(driver.engine(), driver);
+        }
+    }
+
+    public static Drivers standard() {
+        return new Drivers(List.of(new H2Driver()));
+    }
+
+    public Collection<Driver> all() {
+        return byEngine.values();
+    }
+
+    /** The driver for an engine key; 400 "value must be a valid database engine." when there is none. */
+    public Driver require(String engine) {
+        Driver driver = engine == null ? null : byEngine.get(engine);
+        if (driver == null) {
+            throw ApiException.invalidField("engine", "value must be a valid database engine.");
+        }
+        return driver;
+    }
+
+    public Driver find(String engine) {
+        return byEngine.get(engine);
+    }
+
+    /** The {@code engines} setting: engine key → name and connection form. */
+    public Map<String, Object> describe() {
+        Map<String, Object> engines = new LinkedHashMap<>();
+        for (Driver driver : byEngine.values()) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("driver-name", driver.displayName());
+            d.put("details-fields", driver.detailFields().stream().map(DetailField::toJson).toList());
+            d.put("source", Map.of("type", "official"));
+            d.put("superseded-by", null);
+            engines.put(driver.engine(), d);
+        }
+        return engines;
+    }
+
+    /**
+     * Opens one connection outside any pool (to validate details), through the driver class itself rather than
+     * DriverManager, so that drivers in Quarry's own class loader are found in any container.
+     */
+    public static Connection connect(Driver.ConnectionSpec spec, int timeoutSeconds) throws SQLException {
+        try {
+            java.sql.Driver jdbc = (java.sql.Driver) Class.forName(spec.driverClass(), true, Drivers.class.getClassLoader())
+                    .getDeclaredConstructor().newInstance();
+            Properties properties = new Properties();
+            properties.putAll(spec.properties());
+            properties.putIfAbsent("loginTimeout", String.valueOf(timeoutSeconds));
+            Connection connection = jdbc.connect(spec.url(), properties);
+            if (connection == null) {
+                throw new SQLException("The " + spec.driverClass() + " driver does not accept " + spec.url());
+            }
+            return connection;
+        } catch (ReflectiveOperationException e) {
+            throw new SQLException("JDBC driver " + spec.driverClass() + " is not available", e);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.quarry.driver;
+
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** What JDBC engines share: type mapping by JDBC type code, standard SQL, a generic failure explanation. */
+public abstract class JdbcDriver implements Driver {
+    private static final SqlDialect STANDARD = new SqlDialect() { };
+
+    @Override
+    public Set<Feature> features() {
+        return EnumSet.of(Feature.BASIC_AGGREGATIONS, Feature.STANDARD_DEVIATION_AGGREGATIONS, Feature.EXPRESSIONS,
+                Feature.FOREIGN_KEYS, Feature.NESTED_QUERIES, Feature.BINNING, Feature.NATIVE_PARAMETERS,
+                Feature.CASE_SENSITIVITY_STRING_FILTER_OPTIONS, Feature.LEFT_JOIN, Feature.INNER_JOIN, Feature.NOW);
+    }
+
+    @Override
+    public SqlDialect dialect() {
+        return STANDARD;
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return Set.of("INFORMATION_SCHEMA", "information_schema");
+    }
+
+    @Override
+    public String baseType(int jdbcType, String databaseTypeName) {
+        String name = databaseTypeName == null ? "" : databaseTypeName.toLowerCase(Locale.ROOT);
+        if (name.equals("json") || name.equals("jsonb")) {
+            return "type/JSON";
+        }
+        if (name.equals("uuid")) {
+            return "type/UUID";
+        }
+        return switch (jdbcType) {
+            case Types.BIGINT -> "type/BigInteger";
+            case Types.INTEGER, Types.SMALLINT, Types.TINYINT -> "type/Integer";
+            case Types.DECIMAL, Types.NUMERIC -> "type/Decimal";
+            case Types.DOUBLE, Types.FLOAT, Types.REAL -> "type/Float";
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR, Types.CLOB,
+                 Types.NCLOB -> "type/Text";
+            case Types.BOOLEAN, Types.BIT -> "type/Boolean";
+            case Types.DATE -> "type/Date";
+            case Types.TIMESTAMP -> "type/DateTime";
+            case Types.TIMESTAMP_WITH_TIMEZONE -> "type/DateTimeWithLocalTZ";
+            case Types.TIME -> "type/Time";
+            case Types.TIME_WITH_TIMEZONE -> "type/TimeWithLocalTZ";
+            case Types.ARRAY -> "type/Array";
+            case Types.STRUCT -> "type/Structured";
+            default -> "type/*";
+        };
+    }
+
+    @Override
+    public Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details) {
+        Map<String, String> errors = new LinkedHashMap<>();
+        errors.put("message", rootMessage(failure));
+        return errors;
+    }
+
+    protected static String rootMessage(Throwable t) {
+        String message = t.getMessage();
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+            if (t.getMessage() != null) {
+                message = t.getMessage();
+            }
+        }
+        return message == null ? t.getClass().getSimpleName() : message;
+    }
+
+    /** A detail as text, or null when absent or blank. */
+    protected static String text(Map<String, Object> details, String key) {
+        Object value = details.get(key);
+        if (value == null) {
+            return null;
+        }
+        String text = value.toString().trim();
+        return text.isEmpty() ? null : text;
+    }
+}

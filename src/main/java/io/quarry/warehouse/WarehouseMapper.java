@@ -1,0 +1,65 @@
+package io.quarry.warehouse;
+
+import java.util.Collection;
+import java.util.List;
+import org.apache.ibatis.annotations.Param;
+
+/** Statements over connected databases and their metadata (tables, fields, field values). */
+public interface WarehouseMapper {
+    // --- databases ---
+    /** Writes {@link Database#storedDetails} (the service encrypts {@code details} into it first). */
+    void insertDatabase(Database database);
+
+    Database findDatabase(@Param("id") long id);
+
+    List<Database> listDatabases();
+
+    int updateDatabase(Database database);
+
+    int updateDatabaseSyncStatus(@Param("id") long id, @Param("status") String status);
+
+    int updateDatabaseVersion(@Param("id") long id, @Param("version") String version, @Param("timezone") String timezone);
+
+    int deleteDatabase(@Param("id") long id);
+
+    // --- tables ---
+    void insertTable(Table table);
+
+    Table findTable(@Param("id") long id);
+
+    List<Table> listTables(@Param("dbId") Long dbId, @Param("activeOnly") boolean activeOnly);
+
+    int updateTableMetadata(Table table);
+
+    int updateTableSyncState(Table table);
+
+    int updateTablesSyncStatus(@Param("dbId") long dbId, @Param("status") String status);
+
+    // --- fields ---
+    void insertField(Field field);
+
+    Field findField(@Param("id") long id);
+
+    List<Field> listFieldsOfTables(@Param("tableIds") Collection<Long> tableIds);
+
+    List<Field> listFieldsOfDatabase(@Param("dbId") long dbId);
+
+    int updateFieldSyncState(Field field);
+
+    int updateFieldMetadata(Field field);
+
+    int updateFieldAnalysis(Field field);
+
+    int updateFieldForeignKey(@Param("id") long id, @Param("targetId") Long targetId, @Param("semanticType") String semanticType);
+
+    // --- field values ---
+    FieldValues findFieldValues(@Param("fieldId") long fieldId);
+
+    void insertFieldValues(FieldValues values);
+
+    int updateFieldValues(FieldValues values);
+
+    int deleteFieldValues(@Param("fieldId") long fieldId);
+
+    int deleteFieldValuesOfDatabase(@Param("dbId") long dbId);
+}

@@ -1,0 +1,48 @@
+package io.quarry.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Small real databases for Quarry to connect to in tests. */
+public final class TargetDatabases {
+    private TargetDatabases() {
+    }
+
+    /**
+     * A new H2 file with a tiny shop: {@code CUSTOMERS} (PK) and {@code ORDERS} (PK, FK → CUSTOMERS), a few rows.
+     * Returns the path to pass as the {@code db} detail.
+     */
+    public static Path h2Shop() {
+        try {
+            Path dir = Files.createTempDirectory("quarry-target");
+            Path file = dir.resolve("shop");
+            try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, "sa", "secret-pw");
+                 Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE CUSTOMERS (ID BIGINT PRIMARY KEY, NAME VARCHAR(100) NOT NULL, EMAIL VARCHAR(200), "
+                        + "CREATED_AT TIMESTAMP)");
+                s.execute("CREATE TABLE ORDERS (ID BIGINT PRIMARY KEY, CUSTOMER_ID BIGINT REFERENCES CUSTOMERS(ID), "
+                        + "TOTAL DOUBLE PRECISION, CATEGORY VARCHAR(50))");
+                s.execute("COMMENT ON TABLE CUSTOMERS IS 'People who buy things'");
+                s.execute("INSERT INTO CUSTOMERS VALUES (1, 'Ada', 'ada@example.com', TIMESTAMP '2024-01-02 10:00:00'), "
+                        + "(2, 'Grace', 'grace@example.com', TIMESTAMP '2024-02-03 11:00:00')");
+                s.execute("INSERT INTO ORDERS VALUES (1, 1, 10.5, 'Gizmo'), (2, 1, 20.0, 'Widget'), (3, 2, 7.25, 'Gizmo')");
+            }
+            return file;
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not build the H2 target database", e);
+        }
+    }
+
+    /** Runs DDL/DML against an H2 target file (to change its schema between syncs). */
+    public static void h2Execute(Path file, String... statements) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, "sa", "secret-pw"); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+}
