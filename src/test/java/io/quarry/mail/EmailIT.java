@@ -45,8 +45,7 @@ class EmailIT {
         server = TestServer.start();
         anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
-        ordinary = anonymous.withApiKey(admin.post(200, "api-key", Map.of("name", "Ordinary", "group_id", 1))
-                .json().get("unmasked_key").asText());
+        ordinary = Fixtures.ordinaryCaller(anonymous, admin);
     }
 
     @AfterAll

@@ -19,6 +19,12 @@ public final class Fixtures {
                 "prefs", Map.of("site_name", "Quarry Test", "site_locale", "en"))).json().get("id").asText();
     }
 
+    /** A caller without admin rights: a new API key in the All Users group, created by {@code admin}. */
+    public static Api ordinaryCaller(Api anonymous, Api admin) {
+        String key = admin.post(200, "api-key", Map.of("name", "Ordinary", "group_id", 1)).json().get("unmasked_key").asText();
+        return anonymous.withApiKey(key);
+    }
+
     /** Signs in and returns the session id. */
     public static String login(Api api, String email, String password) {
         return api.post(200, "session", Map.of("username", email, "password", password)).json().get("id").asText();
