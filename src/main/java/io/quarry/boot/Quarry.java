@@ -17,6 +17,8 @@ import io.quarry.driver.Drivers;
 import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
 import io.quarry.notification.UnsubscribeService;
+import io.quarry.qp.QueryExecutor;
+import io.quarry.qp.QueryProcessor;
 import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
@@ -83,6 +85,7 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseService databases;
     public final SchemaSync schemaSync;
     public final SyncService sync;
+    public final QueryProcessor queryProcessor;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -120,6 +123,8 @@ public final class Quarry implements AutoCloseable {
         databases = new DatabaseService(db, drivers, databasePools, new DetailsCodec(), clock);
         schemaSync = new SchemaSync(db, databases, clock);
         sync = new SyncService(databases, schemaSync, scheduler);
+        queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
+                config.queryTimeoutSeconds);
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 

@@ -9,6 +9,7 @@ import io.quarry.mail.EmailResource;
 import io.quarry.notification.PulseUnsubscribeResource;
 import io.quarry.notification.SessionUnsubscribeResource;
 import io.quarry.setting.SettingResource;
+import io.quarry.qp.DatasetResource;
 import io.quarry.setup.SetupResource;
 import io.quarry.user.GroupResource;
 import io.quarry.user.MembershipResource;
@@ -40,7 +41,8 @@ public final class Resources {
             UtilResource.Logger.class,
             UtilResource.BugReporting.class,
             UtilResource.Analytics.class,
-            DatabaseResource.class);
+            DatabaseResource.class,
+            DatasetResource.class);
 
     private Resources() {
     }

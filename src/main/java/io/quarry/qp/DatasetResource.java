@@ -1,0 +1,84 @@
+package io.quarry.qp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.Map;
+
+/** {@code /api/dataset}: ad-hoc queries, the way scripts and MCP servers mostly run SQL. */
+@Path("dataset")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class DatasetResource {
+    private final QueryProcessor processor;
+    private final Caller caller;
+    private final Clock clock;
+
+    @Inject
+    public DatasetResource(QueryProcessor processor, Caller caller, Clock clock) {
+        this.processor = processor;
+        this.caller = caller;
+        this.clock = clock;
+    }
+
+    /**
+     * Runs a query and streams Metabase's result object with status 202. A query that fails before its first row
+     * (bad SQL, a missing parameter) answers the failure body with a 4xx status instead, as v0.63 does.
+     */
+    @POST
+    @Access(Access.Level.USER)
+    public Response run(JsonNode request) {
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        QueryProcessor.Prepared prepared;
+        QueryExecutor.Cursor cursor;
+        try {
+            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            cursor = processor.open(prepared);
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, request, request != null && request.path("database").canConvertToExactIntegral()
+                    ? request.path("database").asLong() : null);
+        }
+        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "ad-hoc", startedAt,
+                withMiddleware(request), prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
+        StreamingOutput body = out -> cursor.stream(new ApiResultWriter(out, envelope));
+        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+    }
+
+    /** The SQL a query compiles to, with its bind values: {@code {"query": "...", "params": [...]}}. */
+    @POST
+    @Path("native")
+    @Access(Access.Level.USER)
+    public Response nativeForm(JsonNode request) {
+        try {
+            QueryProcessor.Prepared prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            return Response.ok(Map.of("query", prepared.compiled().sql(), "params", prepared.compiled().params().stream()
+                    .map(String::valueOf).toList())).build();
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, request, null);
+        }
+    }
+
+    /** The request as Metabase echoes it in {@code json_query}, with the middleware it applied. */
+    private static Object withMiddleware(JsonNode request) {
+        if (request == null || !request.isObject()) {
+            return request;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode copy = request.deepCopy();
+        com.fasterxml.jackson.databind.node.ObjectNode middleware = copy.with("middleware");
+        if (!middleware.has("js-int-to-string?")) {
+            middleware.put("js-int-to-string?", true);
+        }
+        middleware.put("add-default-userland-constraints?", true);
+        return copy;
+    }
+}

@@ -1,0 +1,163 @@
+package io.quarry.qp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.appdb.Db;
+import io.quarry.driver.Driver;
+import io.quarry.qp.nativeq.Substitution;
+import io.quarry.qp.nativeq.TagResolver;
+import io.quarry.qp.nativeq.TemplateException;
+import io.quarry.qp.nativeq.TemplateTag;
+import io.quarry.setting.Settings;
+import io.quarry.warehouse.Database;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.Field;
+import io.quarry.warehouse.Table;
+import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.web.security.Caller;
+import java.time.Clock;
+import java.time.DayOfWeek;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The query pipeline every caller goes through, as explicit stages: normalise the request → resolve references
+ * (snippets, card tags) → check the caller's data permissions → compile to SQL with bind parameters → execute with a
+ * timeout → stream rows to the requested format. {@link #prepare} runs everything up to compilation; {@link #open}
+ * executes. Each stage is its own class (QueryNormalizer, TagResolver, QueryExecutor, the writers).
+ */
+public final class QueryProcessor {
+    /** Metabase's absolute cap: the rows an Excel sheet holds, less its header. */
+    public static final long ABSOLUTE_MAX_ROWS = 1_048_575;
+
+    /** Why a query runs: the API response caps rows (2,000 / 10,000), downloads only at the absolute maximum. */
+    public enum Purpose { API, EXPORT }
+
+    private final DatabaseService databases;
+    private final QueryExecutor executor;
+    private final Db db;
+    private final Settings settings;
+    private final Clock clock;
+    private final int timeoutSeconds;
+
+    public QueryProcessor(DatabaseService databases, QueryExecutor executor, Db db, Settings settings, Clock clock, int timeoutSeconds) {
+        this.databases = databases;
+        this.executor = executor;
+        this.db = db;
+        this.settings = settings;
+        this.clock = clock;
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    /** A query compiled and ready to execute. */
+    public record Prepared(Query query, Database database, CompiledQuery compiled, long rowLimit) {
+    }
+
+    public Prepared prepare(JsonNode request, Caller caller, Purpose purpose) {
+        Query query = QueryNormalizer.normalize(request);
+        Database database = databases.find(query.databaseId());
+        if (database == null) {
+            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
+        }
+        checkPermissions(caller, database, query);
+        CompiledQuery compiled = compile(query, database);
+        return new Prepared(query, database, compiled, rowLimit(query, purpose));
+    }
+
+    /**
+     * Data permissions. Until permission graphs exist every signed-in user may query every database, natively too,
+     * as in a fresh Metabase (All Users have unrestricted access).
+     */
+    private static void checkPermissions(Caller caller, Database database, Query query) {
+        if (!caller.authenticated()) {
+            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to run this query.");
+        }
+    }
+
+    public CompiledQuery compile(Query query, Database database) {
+        if (query.type() == Query.Type.MBQL) {
+            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured (MBQL) queries are not supported yet.");
+        }
+        Driver driver = databases.driverOf(database);
+        Map<String, TemplateTag> tags = new LinkedHashMap<>();
+        query.templateTags().forEach((key, value) -> {
+            if (value instanceof Map<?, ?> map) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> tag = (Map<String, Object>) map;
+                tags.put(key, TemplateTag.fromJson(key, tag));
+            }
+        });
+        try {
+            Substitution.Bound bound = new TagResolver(tags, QueryNormalizer.tagValues(query.parameters()),
+                    new Sources(database, driver), LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek())
+                    .fill(query.nativeSql());
+            if ("h2".equals(database.engine)) {
+                H2Guard.check(bound.sql());
+            }
+            return new CompiledQuery(bound.sql(), bound.params(), List.of());
+        } catch (TemplateException e) {
+            throw new QueryFailure(e.getMessage().startsWith("You'll need") ? QueryFailure.Type.MISSING_REQUIRED_PARAMETER
+                    : QueryFailure.Type.INVALID_QUERY, e.getMessage());
+        }
+    }
+
+    public QueryExecutor.Cursor open(Prepared prepared) {
+        return executor.open(prepared.database(), prepared.compiled(), prepared.rowLimit(), timeoutSeconds);
+    }
+
+    private long rowLimit(Query query, Purpose purpose) {
+        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS : unaggregatedLimit();
+        if (query.maxResults() != null && query.maxResults() > 0) {
+            limit = Math.min(limit, query.maxResults());
+        }
+        return Math.min(limit, ABSOLUTE_MAX_ROWS);
+    }
+
+    private long unaggregatedLimit() {
+        Long limit = settings.integer("unaggregated-query-row-limit");
+        return limit == null ? 2000 : limit;
+    }
+
+    private DayOfWeek firstDayOfWeek() {
+        String day = settings.string("start-of-week");
+        return DayOfWeek.valueOf((day == null ? "sunday" : day).toUpperCase(Locale.ROOT));
+    }
+
+    /** Columns, snippets and cards for template tags, from Quarry's metadata; fields of other databases do not exist. */
+    private final class Sources implements TagResolver.Sources {
+        private final Database database;
+        private final Driver driver;
+
+        Sources(Database database, Driver driver) {
+            this.database = database;
+            this.driver = driver;
+        }
+
+        @Override
+        public TagResolver.Column column(long fieldId) {
+            return db.tx(session -> {
+                WarehouseMapper mapper = session.getMapper(WarehouseMapper.class);
+                Field field = mapper.findField(fieldId);
+                Table table = field == null ? null : mapper.findTable(field.tableId);
+                if (table == null || !table.dbId.equals(database.id)) {
+                    return null;
+                }
+                String sql = driver.dialect().qualify(table.schemaName, table.name) + "." + driver.dialect().quote(field.name);
+                return new TagResolver.Column(sql, field.effectiveType != null ? field.effectiveType : field.baseType);
+            });
+        }
+
+        @Override
+        public String snippet(String name) {
+            return null; // native query snippets land with the content module
+        }
+
+        @Override
+        public Substitution.Bound card(long cardId) {
+            return null; // card references land with cards
+        }
+    }
+}

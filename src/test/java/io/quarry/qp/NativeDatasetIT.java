@@ -1,0 +1,142 @@
+package io.quarry.qp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.testing.Api;
+import io.quarry.testing.Fixtures;
+import io.quarry.testing.TargetDatabases;
+import io.quarry.testing.TestServer;
+import io.quarry.warehouse.Field;
+import io.quarry.warehouse.WarehouseMapper;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Native SQL through POST /api/dataset against a real H2 database: results, parameters, failures, limits. */
+class NativeDatasetIT {
+    private static TestServer server;
+    private static Api api;
+    private static Api admin;
+    private static long dbId;
+    private static long categoryFieldId;
+    private static Path shop;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServer.start();
+        api = server.api();
+        admin = api.as(Fixtures.setUp(api));
+        shop = TargetDatabases.h2Shop();
+        dbId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
+                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+        server.quarry().sync.syncInBackground(dbId).get();
+        List<Field> fields = server.quarry().db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(dbId));
+        categoryFieldId = fields.stream().filter(f -> f.name.equals("CATEGORY")).findFirst().orElseThrow().id;
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static Map<String, Object> nativeQuery(String sql, Map<String, Object> tags, List<Map<String, Object>> parameters) {
+        return Map.of("database", dbId, "type", "native", "native", Map.of("query", sql, "template-tags", tags),
+                "parameters", parameters);
+    }
+
+    @Test
+    void runsSqlAndAnswersInMetabasesShape() {
+        JsonNode result = admin.post(202, "dataset", nativeQuery("SELECT CATEGORY, COUNT(*) AS N, SUM(TOTAL) AS S FROM ORDERS "
+                + "GROUP BY CATEGORY ORDER BY CATEGORY", Map.of(), List.of())).json();
+        assertEquals("completed", result.get("status").asText());
+        assertEquals(2, result.get("row_count").asInt());
+        assertEquals("ad-hoc", result.get("context").asText());
+        assertEquals(dbId, result.get("database_id").asLong());
+        JsonNode data = result.get("data");
+        assertEquals("[[\"Gizmo\",2,17.75],[\"Widget\",1,20.0]]", data.get("rows").toString());
+        JsonNode cols = data.get("cols");
+        assertEquals("CATEGORY", cols.get(0).get("name").asText());
+        assertEquals("type/Text", cols.get(0).get("base_type").asText());
+        assertEquals("type/BigInteger", cols.get(1).get("base_type").asText());
+        assertEquals("[\"field\",\"N\",{\"base-type\":\"type/BigInteger\"}]", cols.get(1).get("field_ref").toString());
+        assertEquals("native", cols.get(1).get("source").asText());
+        assertTrue(data.get("native_form").get("query").asText().startsWith("SELECT CATEGORY"));
+        assertEquals(3, data.get("results_metadata").get("columns").size());
+        assertTrue(result.get("json_query").get("middleware").get("js-int-to-string?").asBoolean());
+        JsonNode dates = admin.post(202, "dataset", nativeQuery("SELECT CREATED_AT FROM CUSTOMERS ORDER BY ID", Map.of(), List.of()))
+                .json().get("data").get("rows");
+        assertEquals("2024-01-02T10:00:00Z", dates.get(0).get(0).asText());
+    }
+
+    @Test
+    void parametersAreBoundNeverSpliced() {
+        Map<String, Object> tags = Map.of(
+                "min", Map.of("name", "min", "display-name", "Min", "type", "number"),
+                "cat", Map.of("name", "cat", "display-name", "Category", "type", "dimension",
+                        "dimension", List.of("field", categoryFieldId, Map.of()), "widget-type", "string/="));
+        String sql = "SELECT ID FROM ORDERS WHERE {{cat}} [[AND TOTAL > {{min}}]] ORDER BY ID";
+        assertEquals("[[1],[3]]", admin.post(202, "dataset", nativeQuery(sql, tags, List.of(Map.of("type", "category",
+                "target", List.of("dimension", List.of("template-tag", "cat")), "value", List.of("Gizmo"))))).json()
+                .get("data").get("rows").toString());
+        assertEquals("[[1]]", admin.post(202, "dataset", nativeQuery(sql, tags, List.of(
+                Map.of("type", "category", "target", List.of("dimension", List.of("template-tag", "cat")), "value", List.of("Gizmo")),
+                Map.of("type", "number", "target", List.of("variable", List.of("template-tag", "min")), "value", 8)))).json()
+                .get("data").get("rows").toString());
+        // every row when the field filter has no value
+        assertEquals(3, admin.post(202, "dataset", nativeQuery(sql, tags, List.of())).json().get("row_count").asInt());
+        String hostile = "Gizmo' OR '1'='1";
+        assertEquals(0, admin.post(202, "dataset", nativeQuery(sql, tags, List.of(Map.of("type", "category",
+                "target", List.of("dimension", List.of("template-tag", "cat")), "value", hostile)))).json().get("row_count").asInt());
+        JsonNode compiled = admin.post(200, "dataset/native", nativeQuery(sql, tags, List.of(Map.of("type", "category",
+                "target", List.of("dimension", List.of("template-tag", "cat")), "value", hostile)))).json();
+        assertFalse(compiled.get("query").asText().contains("OR '1'"), compiled.toString());
+        assertEquals(hostile, compiled.get("params").get(0).asText());
+    }
+
+    @Test
+    void failuresAnswerMetabasesFailureBody() {
+        JsonNode bad = admin.post(400, "dataset", nativeQuery("SELECT * FROM NO_SUCH_TABLE", Map.of(), List.of())).json();
+        assertEquals("failed", bad.get("status").asText());
+        assertTrue(bad.get("error").asText().contains("NO_SUCH_TABLE"), bad.toString());
+        assertEquals("driver", bad.get("error_type").asText());
+        Map<String, Object> required = Map.of("x", Map.of("name", "x", "type", "text", "required", true));
+        JsonNode missing = admin.post(400, "dataset", nativeQuery("SELECT {{x}}", required, List.of())).json();
+        assertEquals("missing-required-parameter", missing.get("error_type").asText());
+        assertEquals("You'll need to pick a value for 'x' before this query can run.", missing.get("error").asText());
+        assertEquals("invalid-query", admin.post(400, "dataset", Map.of("database", dbId, "type", "native", "native", Map.of()))
+                .json().get("error_type").asText());
+        assertEquals("invalid-query", admin.post(400, "dataset", Map.of("database", 999999, "type", "native",
+                "native", Map.of("query", "SELECT 1"))).json().get("error_type").asText());
+        api.post(401, "dataset", nativeQuery("SELECT 1", Map.of(), List.of()));
+    }
+
+    @Test
+    void h2QueriesMayOnlyReadData() {
+        for (String sql : List.of("SELECT FILE_READ('/etc/passwd')", "CREATE ALIAS X AS $$ String x() { return \"\"; } $$",
+                "SELECT * FROM CSVREAD('/etc/passwd')", "DROP TABLE ORDERS", "select 1; runscript from 'x'")) {
+            JsonNode refused = admin.post(400, "dataset", nativeQuery(sql, Map.of(), List.of())).json();
+            assertEquals("invalid-query", refused.get("error_type").asText(), sql);
+        }
+        // the words are fine inside literals and quoted names
+        assertEquals("[[\"file_read\"]]", admin.post(202, "dataset", nativeQuery("SELECT 'file_read' AS \"DROP\"", Map.of(), List.of()))
+                .json().get("data").get("rows").toString());
+        assertEquals(3, admin.post(202, "dataset", nativeQuery("SELECT * FROM ORDERS", Map.of(), List.of())).json()
+                .get("row_count").asInt(), "data intact");
+    }
+
+    @Test
+    void apiResultsStopAtTheRowLimit() {
+        JsonNode result = admin.post(202, "dataset", nativeQuery("SELECT X FROM SYSTEM_RANGE(1, 2500)", Map.of(), List.of())).json();
+        assertEquals(2000, result.get("row_count").asInt());
+        assertEquals(2000, result.get("data").get("rows_truncated").asInt());
+        JsonNode capped = admin.post(202, "dataset", Map.of("database", dbId, "type", "native",
+                "native", Map.of("query", "SELECT X FROM SYSTEM_RANGE(1, 2500)"), "constraints", Map.of("max-results", 10))).json();
+        assertEquals(10, capped.get("row_count").asInt());
+    }
+}
