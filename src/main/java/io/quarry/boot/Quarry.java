@@ -16,7 +16,11 @@ import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Drivers;
 import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
+import io.quarry.card.CardMapper;
+import io.quarry.card.CardService;
 import io.quarry.notification.UnsubscribeService;
+import io.quarry.qp.QueryCache;
+import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.setting.CoreSettings;
@@ -57,7 +61,7 @@ public final class Quarry implements AutoCloseable {
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
-            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class);
+            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -86,6 +90,8 @@ public final class Quarry implements AutoCloseable {
     public final SchemaSync schemaSync;
     public final SyncService sync;
     public final QueryProcessor queryProcessor;
+    public final QueryCache queryCache;
+    public final CardService cards;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -125,6 +131,10 @@ public final class Quarry implements AutoCloseable {
         sync = new SyncService(databases, schemaSync, scheduler);
         queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
                 config.queryTimeoutSeconds);
+        queryCache = new QueryCache(db, clock);
+        cards = new CardService(db, databases, clock);
+        // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
+        every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 

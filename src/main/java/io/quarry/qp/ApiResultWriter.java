@@ -27,7 +27,11 @@ public final class ApiResultWriter implements ResultWriter {
 
     /** What the response says about the query besides its rows. */
     public record Envelope(long databaseId, String context, OffsetDateTime startedAt, Object jsonQuery, String nativeSql,
-                           List<Object> nativeParams, boolean jsIntToString) {
+                           List<Object> nativeParams, boolean jsIntToString, Map<String, Object> extra) {
+        public Envelope(long databaseId, String context, OffsetDateTime startedAt, Object jsonQuery, String nativeSql,
+                        List<Object> nativeParams, boolean jsIntToString) {
+            this(databaseId, context, startedAt, jsonQuery, nativeSql, nativeParams, jsIntToString, Map.of());
+        }
     }
 
     private final JsonGenerator json;
@@ -65,20 +69,31 @@ public final class ApiResultWriter implements ResultWriter {
     }
 
     private void writeValue(Object value) throws IOException {
-        if (value == null) {
-            json.writeNull();
-        } else if (value instanceof LocalDateTime t) {
-            json.writeString(ISO.format(t.atOffset(ZoneOffset.UTC)));
-        } else if (value instanceof LocalDate d) {
-            json.writeString(ISO.format(d.atStartOfDay().atOffset(ZoneOffset.UTC)));
-        } else if (value instanceof OffsetDateTime t) {
-            json.writeString(ISO.format(t.withOffsetSameInstant(ZoneOffset.UTC)));
-        } else if (envelope.jsIntToString() && (value instanceof Long || value instanceof BigInteger || value instanceof BigDecimal)
-                && beyondJavaScript((Number) value)) {
-            json.writeString(value.toString());
-        } else {
-            json.writeObject(value);
+        json.writeObject(render(value, envelope.jsIntToString()));
+    }
+
+    /**
+     * A value as this format shows it: date-times as UTC ISO strings, big integers as strings when asked. Also what the
+     * result cache stores, so that a cached result reads exactly like a fresh one.
+     */
+    public static Object render(Object value, boolean jsIntToString) {
+        if (value instanceof LocalDateTime t) {
+            return ISO.format(t.atOffset(ZoneOffset.UTC));
         }
+        if (value instanceof LocalDate d) {
+            return ISO.format(d.atStartOfDay().atOffset(ZoneOffset.UTC));
+        }
+        if (value instanceof OffsetDateTime t) {
+            return ISO.format(t.withOffsetSameInstant(ZoneOffset.UTC));
+        }
+        if (value instanceof java.time.LocalTime || value instanceof java.time.OffsetTime) {
+            return value.toString();
+        }
+        if (jsIntToString && (value instanceof Long || value instanceof BigInteger || value instanceof BigDecimal)
+                && beyondJavaScript((Number) value)) {
+            return value.toString();
+        }
+        return value;
     }
 
     private static boolean beyondJavaScript(Number n) {
@@ -119,6 +134,9 @@ public final class ApiResultWriter implements ResultWriter {
         json.writeStringField("context", envelope.context());
         json.writeNumberField("row_count", summary.rowCount());
         json.writeNumberField("running_time", summary.runningTimeMillis());
+        for (Map.Entry<String, Object> entry : envelope.extra().entrySet()) {
+            json.writeObjectField(entry.getKey(), entry.getValue());
+        }
         json.writeEndObject();
         json.flush();
     }

@@ -21,6 +21,20 @@ public record Column(String name, String displayName, String baseType, String ef
                 databaseType, Map.of());
     }
 
+    /** Back from {@link #toJson()} (the result cache stores columns that way). */
+    @SuppressWarnings("unchecked")
+    public static Column fromJson(Map<String, Object> json) {
+        Map<String, Object> extra = new LinkedHashMap<>(json);
+        for (String key : List.of("name", "display_name", "base_type", "effective_type", "semantic_type", "field_ref", "source",
+                "id", "table_id", "database_type")) {
+            extra.remove(key);
+        }
+        return new Column((String) json.get("name"), (String) json.get("display_name"), (String) json.get("base_type"),
+                (String) json.get("effective_type"), (String) json.get("semantic_type"), (List<Object>) json.get("field_ref"),
+                (String) json.get("source"), json.get("id") instanceof Number n ? n.longValue() : null,
+                json.get("table_id") instanceof Number n ? n.longValue() : null, (String) json.get("database_type"), extra);
+    }
+
     public Map<String, Object> toJson() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("name", name);

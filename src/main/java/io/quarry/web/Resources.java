@@ -9,6 +9,7 @@ import io.quarry.mail.EmailResource;
 import io.quarry.notification.PulseUnsubscribeResource;
 import io.quarry.notification.SessionUnsubscribeResource;
 import io.quarry.setting.SettingResource;
+import io.quarry.card.CardResource;
 import io.quarry.qp.DatasetResource;
 import io.quarry.setup.SetupResource;
 import io.quarry.user.GroupResource;
@@ -42,7 +43,8 @@ public final class Resources {
             UtilResource.BugReporting.class,
             UtilResource.Analytics.class,
             DatabaseResource.class,
-            DatasetResource.class);
+            DatasetResource.class,
+            CardResource.class);
 
     private Resources() {
     }

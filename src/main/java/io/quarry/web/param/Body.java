@@ -208,11 +208,16 @@ public final class Body {
     }
 
     public Map<String, Object> map(String key) {
-        if (isNull(node.get(key))) {
+        JsonNode value = node.get(key);
+        if (isNull(value)) {
             missing(key, ParamRule.MAP.message(false));
             return null;
         }
-        return optMap(key);
+        if (!value.isObject()) {
+            fail(key, ParamRule.MAP, false, value);
+            return null;
+        }
+        return Json.MAPPER.convertValue(value, MAP);
     }
 
     /** An array of objects; each element is handed back as a Body so callers can validate its keys. */
