@@ -32,7 +32,10 @@ import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.LogBuffer;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.DatabaseUsage;
 import io.quarry.warehouse.DetailsCodec;
+import io.quarry.warehouse.MetadataService;
+import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
@@ -83,6 +86,9 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseService databases;
     public final SchemaSync schemaSync;
     public final SyncService sync;
+    public final MetadataService metadata;
+    public final SavedQuestions savedQuestions;
+    public final DatabaseUsage databaseUsage;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -120,6 +126,9 @@ public final class Quarry implements AutoCloseable {
         databases = new DatabaseService(db, drivers, databasePools, new DetailsCodec(), clock);
         schemaSync = new SchemaSync(db, databases, clock);
         sync = new SyncService(databases, schemaSync, scheduler);
+        metadata = new MetadataService(db, databases, sync, clock);
+        savedQuestions = new SavedQuestions();
+        databaseUsage = new DatabaseUsage();
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 
