@@ -38,7 +38,10 @@ import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.LogBuffer;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.DatabaseUsage;
 import io.quarry.warehouse.DetailsCodec;
+import io.quarry.warehouse.MetadataService;
+import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
@@ -92,6 +95,9 @@ public final class Quarry implements AutoCloseable {
     public final QueryProcessor queryProcessor;
     public final QueryCache queryCache;
     public final CardService cards;
+    public final MetadataService metadata;
+    public final SavedQuestions savedQuestions;
+    public final DatabaseUsage databaseUsage;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -135,6 +141,9 @@ public final class Quarry implements AutoCloseable {
         cards = new CardService(db, databases, clock);
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
+        metadata = new MetadataService(db, databases, sync, clock);
+        savedQuestions = new SavedQuestions();
+        databaseUsage = new DatabaseUsage();
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 

@@ -222,7 +222,13 @@ public final class SchemaSync {
             for (Map.Entry<Key, Key> fk : metadata.foreignKeys().entrySet()) {
                 Field field = fieldsByKey.get(fk.getKey());
                 Field target = fieldsByKey.get(fk.getValue());
-                if (field != null && target != null && !"type/PK".equals(field.semanticType)) {
+                // Only a field nobody typed yet (or an FK still without target) becomes an FK: a semantic type or a
+                // target someone set in the data model stays as they set it.
+                boolean untyped = field != null && (field.semanticType == null
+                        || "type/FK".equals(field.semanticType) && field.fkTargetFieldId == null);
+                if (untyped && target != null) {
+                    field.semanticType = "type/FK";
+                    field.fkTargetFieldId = target.id;
                     mapper.updateFieldForeignKey(field.id, target.id, "type/FK");
                 }
             }

@@ -29,15 +29,32 @@ public final class SyncService {
 
     /** Starts a sync of the database in the background (or joins the one already running). */
     public CompletableFuture<Void> syncInBackground(long databaseId) {
-        return running.computeIfAbsent(databaseId, id -> {
-            CompletableFuture<Void> future = CompletableFuture.runAsync(() -> syncNow(id), executor);
-            future.whenComplete((ok, failure) -> running.remove(id));
-            return future;
-        });
+        // A finished sync may still be in the map for a moment (its clean-up runs after its waiters wake up): it must
+        // not be handed out as if it were running, or a sync asked for after a change would never see the change.
+        CompletableFuture<Void> fresh = new CompletableFuture<>();
+        CompletableFuture<Void> result = running.compute(databaseId,
+                (id, current) -> current != null && !current.isDone() ? current : fresh);
+        if (result == fresh) {
+            fresh.whenComplete((ok, failure) -> running.remove(databaseId, fresh));
+            try {
+                CompletableFuture.runAsync(() -> syncNow(databaseId), executor).whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        fresh.completeExceptionally(failure);
+                    } else {
+                        fresh.complete(null);
+                    }
+                });
+            } catch (RuntimeException rejected) {
+                fresh.completeExceptionally(rejected); // shutting down
+                throw rejected;
+            }
+        }
+        return result;
     }
 
     public boolean isSyncing(long databaseId) {
-        return running.containsKey(databaseId);
+        CompletableFuture<Void> current = running.get(databaseId);
+        return current != null && !current.isDone();
     }
 
     private void syncNow(long databaseId) {

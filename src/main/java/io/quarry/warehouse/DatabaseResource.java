@@ -10,18 +10,15 @@ import io.quarry.web.security.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-/** {@code /api/database}: connected databases. */
+/** {@code /api/database}: connected databases (reading them is {@link DatabaseMetadataResource}'s). */
 @Path("database")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -35,24 +32,6 @@ public final class DatabaseResource {
         this.databases = databases;
         this.sync = sync;
         this.caller = caller;
-    }
-
-    @GET
-    @Access(Access.Level.USER)
-    public Map<String, Object> list() {
-        List<Map<String, Object>> data = databases.list().stream().map(d -> DatabaseViews.view(d, databases.driverOf(d), caller)).toList();
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("data", data);
-        result.put("total", data.size());
-        return result;
-    }
-
-    @GET
-    @Path("{id}")
-    @Access(Access.Level.USER)
-    public Map<String, Object> get(@PathParam("id") PosInt id) {
-        Database database = databases.require(id.value());
-        return DatabaseViews.view(database, databases.driverOf(database), caller);
     }
 
     @POST

@@ -33,4 +33,7 @@ public final class Field {
     public boolean databaseRequired;
     public OffsetDateTime createdAt;
     public OffsetDateTime updatedAt;
+    /** Notes people write in the data model. */
+    public String caveats;
+    public String pointsOfInterest;
 }

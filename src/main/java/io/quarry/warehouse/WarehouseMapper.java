@@ -62,4 +62,26 @@ public interface WarehouseMapper {
     int deleteFieldValues(@Param("fieldId") long fieldId);
 
     int deleteFieldValuesOfDatabase(@Param("dbId") long dbId);
+
+    // --- browsing and editing metadata (GET /api/database/:id/..., /api/table, /api/field) ---
+    List<Table> listTablesByIds(@Param("ids") Collection<Long> ids);
+
+    List<Field> listFieldsByIds(@Param("ids") Collection<Long> ids);
+
+    /** Primary-key fields of the database's active tables. */
+    List<Field> listPkFieldsOfDatabase(@Param("dbId") long dbId);
+
+    /** Active, visible tables whose lower-cased name is LIKE {@code pattern} (backslash escapes), by name. */
+    List<Table> autocompleteTables(@Param("dbId") long dbId, @Param("pattern") String pattern, @Param("limit") int limit);
+
+    /** Active fields (not sensitive or retired) of active tables whose lower-cased name is LIKE {@code pattern}. */
+    List<FieldSuggestion> autocompleteFields(@Param("dbId") long dbId, @Param("pattern") String pattern, @Param("limit") int limit);
+
+    /** Everything a person may edit on a field (PUT /api/field/:id). */
+    int updateFieldEdits(Field field);
+
+    int updateFieldPosition(@Param("id") long id, @Param("position") int position);
+
+    /** The cached values of every field of the database's tables. */
+    List<FieldValues> listFieldValuesOfDatabase(@Param("dbId") long dbId);
 }

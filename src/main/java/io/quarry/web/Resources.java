@@ -17,7 +17,10 @@ import io.quarry.user.MembershipResource;
 import io.quarry.user.UserResource;
 import io.quarry.util.HealthResource;
 import io.quarry.util.UtilResource;
+import io.quarry.warehouse.DatabaseMetadataResource;
 import io.quarry.warehouse.DatabaseResource;
+import io.quarry.warehouse.FieldMetadataResource;
+import io.quarry.warehouse.TableMetadataResource;
 import java.util.List;
 
 /** Every resource class of the API, registered explicitly (no classpath scanning). */
@@ -44,7 +47,10 @@ public final class Resources {
             UtilResource.Analytics.class,
             DatabaseResource.class,
             DatasetResource.class,
-            CardResource.class);
+            CardResource.class,
+            DatabaseMetadataResource.class,
+            TableMetadataResource.class,
+            FieldMetadataResource.class);
 
     private Resources() {
     }

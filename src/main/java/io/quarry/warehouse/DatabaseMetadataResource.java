@@ -1,0 +1,398 @@
+package io.quarry.warehouse;
+
+import io.quarry.driver.Feature;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
+import io.quarry.web.param.BoolStr;
+import io.quarry.web.param.NonBlank;
+import io.quarry.web.param.ParamRule;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.param.Validation;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * {@code /api/database}: everything a client reads to browse a database's metadata — the list and one database (with
+ * tables and fields on request), schemas, tables of a schema, fields, SQL autocomplete, usage — and the "Saved
+ * Questions" virtual database (id -1337). Adding, changing and deleting databases is {@link DatabaseResource}'s.
+ */
+@Path("database")
+@Produces(MediaType.APPLICATION_JSON)
+public final class DatabaseMetadataResource {
+    private static final String VIRTUAL = "-1337";
+
+    private final DatabaseService databases;
+    private final MetadataService metadata;
+    private final SavedQuestions savedQuestions;
+    private final DatabaseUsage usage;
+    private final Caller caller;
+
+    @Inject
+    public DatabaseMetadataResource(DatabaseService databases, MetadataService metadata, SavedQuestions savedQuestions,
+                                    DatabaseUsage usage, Caller caller) {
+        this.databases = databases;
+        this.metadata = metadata;
+        this.savedQuestions = savedQuestions;
+        this.usage = usage;
+        this.caller = caller;
+    }
+
+    @GET
+    @Access(Access.Level.USER)
+    public Map<String, Object> list(@QueryParam("include") String include, @QueryParam("saved") BoolStr saved,
+                                    @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
+                                    @QueryParam("exclude_uneditable_details") BoolStr excludeUneditableDetails,
+                                    @QueryParam("include_only_uploadable") BoolStr includeOnlyUploadable,
+                                    @QueryParam("include_analytics") BoolStr includeAnalytics) {
+        if (include != null && !include.isEmpty() && !include.equals("tables")) {
+            throw ApiException.withErrors(400, Map.of("include", "include must be either empty or the value 'tables'"),
+                    Map.of("include", List.of("should be \"tables\", received: \"" + include + "\"")));
+        }
+        boolean withTables = "tables".equals(include);
+        boolean onlyUploadable = BoolStr.orDefault(includeOnlyUploadable, false);
+        boolean onlyEditable = onlyUploadable || BoolStr.orDefault(excludeUneditableDetails, false);
+        List<Database> list = new ArrayList<>();
+        for (Database d : databases.list()) {
+            if (onlyEditable && !caller.superuser()) {
+                continue; // only those whose details the caller may edit
+            }
+            if (onlyUploadable && !databases.driverOf(d).supports(Feature.UPLOADS)) {
+                continue;
+            }
+            list.add(d);
+        }
+        Map<Long, List<Map<String, Object>>> tablesByDb = new HashMap<>();
+        if (withTables && !list.isEmpty()) {
+            for (Table t : metadata.tables(null, true)) {
+                if (t.visibilityType == null) {
+                    tablesByDb.computeIfAbsent(t.dbId, k -> new ArrayList<>()).add(MetadataViews.table(t, false));
+                }
+            }
+        }
+        List<Map<String, Object>> data = new ArrayList<>();
+        for (Database d : list) {
+            Map<String, Object> view = DatabaseViews.view(d, databases.driverOf(d), caller);
+            if (withTables) {
+                view.put("tables", tablesByDb.getOrDefault(d.id, List.of()));
+            }
+            data.add(view);
+        }
+        // The spec's rule: saved=true adds the virtual database. (Metabase itself adds it only once some card can be a
+        // source; savedQuestions.hasSourceCards() tells that, should clients ever need the stricter rule.)
+        if (BoolStr.orDefault(saved, false) && !onlyUploadable) {
+            data.add(savedQuestions.database(withTables, false));
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("data", data);
+        result.put("total", data.size());
+        return result;
+    }
+
+    @GET
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("include") String include,
+                                   @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
+                                   @QueryParam("exclude_uneditable_details") BoolStr excludeUneditableDetails) {
+        if (include != null && !include.equals("tables") && !include.equals("tables.fields")) {
+            throw ApiException.withErrors(400, Map.of("include", "nullable enum of tables, tables.fields"),
+                    Map.of("include", List.of("should be either \"tables\" or \"tables.fields\", received: \"" + include + "\"")));
+        }
+        Database database = databases.require(id.value());
+        if (BoolStr.orDefault(excludeUneditableDetails, false)) {
+            Checks.permitted(caller.superuser()); // only those who may edit the details
+        }
+        Map<String, Object> view = DatabaseViews.view(database, databases.driverOf(database), caller);
+        if (include != null) {
+            List<Table> tables = visibleTables(database.id);
+            if (include.equals("tables")) {
+                view.put("tables", tables.stream().map(t -> MetadataViews.table(t, true)).toList());
+            } else {
+                view.put("tables", tablesWithFields(tables, false, null));
+            }
+        }
+        if (caller.superuser()) {
+            view.put("can-manage", true);
+        }
+        return view;
+    }
+
+    /** Active tables that are not hidden, by display name (what Metabase hydrates as a database's tables). */
+    private List<Table> visibleTables(long dbId) {
+        List<Table> tables = new ArrayList<>(metadata.tables(dbId, true).stream().filter(t -> t.visibilityType == null).toList());
+        tables.sort(MetadataViews.TABLE_ORDER);
+        return tables;
+    }
+
+    /**
+     * Tables with their listed fields (sensitive ones left out unless asked), loaded with one query; with each field's
+     * cached {@code values} when {@code values} is given.
+     */
+    private List<Map<String, Object>> tablesWithFields(List<Table> tables, boolean includeSensitive,
+                                                       Map<Long, List<List<Object>>> values) {
+        Map<Long, List<Field>> fields = metadata.fieldsByTable(tables.stream().map(t -> t.id).toList());
+        List<Field> all = fields.values().stream().flatMap(List::stream).toList();
+        MetadataService.Hydrator hydrator = metadata.hydrator(all);
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Table t : tables) {
+            Map<String, Object> view = MetadataViews.table(t, true);
+            List<Map<String, Object>> fieldViews = new ArrayList<>();
+            for (Field f : MetadataViews.listed(fields.get(t.id))) {
+                if (includeSensitive || !"sensitive".equals(f.visibilityType)) {
+                    Map<String, Object> fieldView = hydrator.present(f, false);
+                    if (values != null) {
+                        fieldView.put("values", values.getOrDefault(f.id, List.of()));
+                    }
+                    fieldViews.add(fieldView);
+                }
+            }
+            view.put("fields", fieldViews);
+            result.add(view);
+        }
+        return result;
+    }
+
+    @GET
+    @Path("{id}/metadata")
+    @Access(Access.Level.USER)
+    public Map<String, Object> metadata(@PathParam("id") PosInt id, @QueryParam("include_hidden") BoolStr includeHidden,
+                                        @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
+                                        @QueryParam("remove_inactive") BoolStr removeInactive,
+                                        @QueryParam("skip_fields") BoolStr skipFields) {
+        Database database = databases.require(id.value());
+        boolean hidden = BoolStr.orDefault(includeHidden, false);
+        List<Table> tables = new ArrayList<>(metadata.tables(database.id, true));
+        if (!hidden) {
+            tables.removeIf(t -> t.visibilityType != null);
+        }
+        tables.sort(MetadataViews.TABLE_ORDER);
+        List<Map<String, Object>> tableViews;
+        if (BoolStr.orDefault(skipFields, false)) {
+            tableViews = new ArrayList<>();
+            for (Table t : tables) {
+                Map<String, Object> view = MetadataViews.table(t, true);
+                view.put("fields", List.of());
+                tableViews.add(view);
+            }
+        } else {
+            tableViews = tablesWithFields(tables, hidden, metadata.fieldValuesOfDatabase(database.id));
+        }
+        for (Map<String, Object> view : tableViews) {
+            view.put("segments", List.of());
+            view.put("metrics", List.of());
+        }
+        Map<String, Object> view = DatabaseViews.view(database, databases.driverOf(database), caller);
+        view.put("tables", tableViews);
+        return view;
+    }
+
+    @GET
+    @Path("{id}/autocomplete_suggestions")
+    @Access(Access.Level.USER)
+    public Response autocomplete(@PathParam("id") PosInt id, @QueryParam("prefix") NonBlank prefix,
+                                 @QueryParam("substring") NonBlank substring) {
+        databases.require(id.value());
+        if (prefix == null && substring == null) {
+            throw ApiException.badRequest("Must include prefix or search");
+        }
+        List<List<String>> suggestions = substring != null
+                ? metadata.autocomplete(id.value(), substring.value(), true)
+                : metadata.autocomplete(id.value(), prefix.value(), false);
+        // Someone typing repeats the same prefixes: let the browser keep the answer for a minute (per user).
+        return Response.ok(suggestions).header("Cache-Control", "public, max-age=60").header("Vary", "Cookie").build();
+    }
+
+    @GET
+    @Path("{id}/card_autocomplete_suggestions")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> cardAutocomplete(@PathParam("id") PosInt id, @QueryParam("query") String query,
+                                                      @QueryParam("include_dashboard_questions") BoolStr includeDashboardQuestions) {
+        // a required parameter: its error does not say "nullable"
+        Validation.required("query", query, ParamRule.NON_BLANK);
+        if (query.isBlank()) {
+            throw Validation.invalid("query", ParamRule.NON_BLANK, false, query);
+        }
+        databases.require(id.value());
+        return List.of(); // cards arrive with their own module
+    }
+
+    @GET
+    @Path("{id}/fields")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> fields(@PathParam("id") PosInt id) {
+        databases.require(id.value());
+        Map<Long, Table> tables = new HashMap<>();
+        metadata.tables(id.value(), false).forEach(t -> tables.put(t.id, t));
+        List<Field> fields = new ArrayList<>(metadata.fieldsOfDatabase(id.value()));
+        fields.sort(Comparator.comparing(f -> f.id));
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Field f : fields) {
+            if ("sensitive".equals(f.visibilityType) || "retired".equals(f.visibilityType)) {
+                continue;
+            }
+            Table t = tables.get(f.tableId);
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("id", f.id);
+            v.put("name", f.name);
+            v.put("display_name", f.displayName);
+            v.put("base_type", f.baseType);
+            v.put("semantic_type", f.semanticType);
+            v.put("table_name", t.name);
+            v.put("table_id", f.tableId);
+            v.put("schema", t.schemaName);
+            result.add(v);
+        }
+        return result;
+    }
+
+    @GET
+    @Path("{id}/idfields")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> idFields(@PathParam("id") PosInt id,
+                                              @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
+        databases.require(id.value());
+        if (BoolStr.orDefault(includeEditableDataModel, false) && !caller.superuser()) {
+            return List.of(); // only the fields the caller may edit
+        }
+        List<Field> pks = metadata.pkFields(id.value());
+        Map<Long, Table> tables = new HashMap<>();
+        metadata.tablesByIds(pks.stream().map(f -> f.tableId).toList()).forEach(t -> tables.put(t.id, t));
+        List<Field> sorted = new ArrayList<>(pks);
+        sorted.sort(Comparator.comparing(f -> tables.get(f.tableId).name.toLowerCase(Locale.ROOT)));
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Field f : sorted) {
+            Map<String, Object> v = MetadataViews.field(f, false);
+            v.put("table", MetadataViews.table(tables.get(f.tableId), false));
+            result.add(v);
+        }
+        return result;
+    }
+
+    @GET
+    @Path("{id}/schemas")
+    @Access(Access.Level.USER)
+    public List<String> schemas(@PathParam("id") PosInt id, @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
+                                @QueryParam("include_hidden") BoolStr includeHidden) {
+        databases.require(id.value());
+        boolean hidden = BoolStr.orDefault(includeHidden, false);
+        TreeSet<String> schemas = new TreeSet<>();
+        for (Table t : metadata.tables(id.value(), true)) {
+            if (hidden || t.visibilityType == null) {
+                schemas.add(t.schemaName == null ? "" : t.schemaName);
+            }
+        }
+        return new ArrayList<>(schemas);
+    }
+
+    /** Tables whose schema is null or empty ({@code GET /api/database/:id/schema/}); 404 when there are none. */
+    @GET
+    @Path("{id}/schema")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> schemalessTables(@PathParam("id") PosInt id, @QueryParam("include_hidden") BoolStr includeHidden,
+                                                      @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
+        return schemaTables(id, null, includeHidden);
+    }
+
+    @GET
+    @Path("{id}/schema/{schema}")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> schemaTables(@PathParam("id") PosInt id, @PathParam("schema") String schema,
+                                                  @QueryParam("include_hidden") BoolStr includeHidden,
+                                                  @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
+        return schemaTables(id, schema, includeHidden);
+    }
+
+    private List<Map<String, Object>> schemaTables(PosInt id, String schema, BoolStr includeHidden) {
+        databases.require(id.value());
+        boolean hidden = BoolStr.orDefault(includeHidden, false);
+        List<Table> matched = new ArrayList<>();
+        List<Table> emptySchema = new ArrayList<>();
+        for (Table t : metadata.tables(id.value(), true)) {
+            if (!hidden && t.visibilityType != null) {
+                continue;
+            }
+            if (schema != null ? schema.equals(t.schemaName) : t.schemaName == null) {
+                matched.add(t);
+            } else if (schema == null && t.schemaName.isEmpty()) {
+                emptySchema.add(t);
+            }
+        }
+        Comparator<Table> byDisplayName = Comparator.comparing((Table t) -> t.displayName == null ? "" : t.displayName)
+                .thenComparing(t -> t.id);
+        matched.sort(byDisplayName);
+        emptySchema.sort(byDisplayName);
+        matched.addAll(emptySchema);
+        List<Map<String, Object>> result = matched.stream().map(t -> MetadataViews.table(t, false)).toList();
+        return Checks.found(result.isEmpty() ? null : result);
+    }
+
+    @GET
+    @Path("{id}/syncable_schemas")
+    @Access(Access.Level.USER)
+    public List<String> syncableSchemas(@PathParam("id") PosInt id) {
+        Database database = databases.require(id.value());
+        Checks.permitted(caller.superuser());
+        return metadata.syncableSchemas(database);
+    }
+
+    @GET
+    @Path("{id}/usage_info")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Long> usageInfo(@PathParam("id") PosInt id) {
+        databases.require(id.value());
+        return usage.usage(id.value());
+    }
+
+    // --- the Saved Questions virtual database ---------------------------------------------------------------------------
+
+    @GET
+    @Path(VIRTUAL + "/metadata")
+    @Access(Access.Level.USER)
+    public Map<String, Object> virtualMetadata() {
+        return savedQuestions.database(true, true);
+    }
+
+    @GET
+    @Path(VIRTUAL + "/schemas")
+    @Access(Access.Level.USER)
+    public List<String> virtualSchemas() {
+        return savedQuestions.schemas("question");
+    }
+
+    @GET
+    @Path(VIRTUAL + "/datasets")
+    @Access(Access.Level.USER)
+    public List<String> virtualDatasets() {
+        return savedQuestions.schemas("model");
+    }
+
+    @GET
+    @Path(VIRTUAL + "/schema/{schema}")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> virtualSchemaTables(@PathParam("schema") String schema) {
+        return savedQuestions.tablesOfSchema("question", schema);
+    }
+
+    @GET
+    @Path(VIRTUAL + "/datasets/{schema}")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> virtualDatasetTables(@PathParam("schema") String schema) {
+        return savedQuestions.tablesOfSchema("model", schema);
+    }
+}

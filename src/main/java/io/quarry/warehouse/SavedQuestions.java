@@ -1,0 +1,125 @@
+package io.quarry.warehouse;
+
+import io.quarry.web.error.ApiException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The "Saved Questions" virtual database (id -1337): saved questions and models shown as tables, grouped into
+ * "schemas" named after their collections, so that a client can pick a question as the source of a new query the way
+ * it picks a table. Cards live in a later module; it plugs in a {@link Source} with {@link #register}. Until then the
+ * virtual database has no tables.
+ */
+public final class SavedQuestions {
+    public static final long VIRTUAL_DATABASE_ID = -1337;
+    /** The schema of cards that are in no collection (Metabase's name for the root collection here). */
+    public static final String ROOT_SCHEMA = "Everything else";
+
+    /** A card that can be the source of a query. */
+    public record SourceCard(long id, Long databaseId, String name, String description, String collectionName, String type,
+                             String moderatedStatus, List<Map<String, Object>> resultMetadata) {
+    }
+
+    /** Where cards come from. */
+    public interface Source {
+        /** Cards of {@code type} ("question" also lists metrics, as Metabase does) usable as a query source. */
+        List<SourceCard> cards(String type);
+
+        boolean collectionExists(String name);
+    }
+
+    private static final Source NONE = new Source() {
+        @Override
+        public List<SourceCard> cards(String type) {
+            return List.of();
+        }
+
+        @Override
+        public boolean collectionExists(String name) {
+            return false;
+        }
+    };
+
+    private volatile Source source = NONE;
+
+    /** Plugs in the cards module. */
+    public void register(Source cards) {
+        this.source = Objects.requireNonNull(cards);
+    }
+
+    public boolean hasSourceCards() {
+        return !source.cards("question").isEmpty();
+    }
+
+    /** The virtual database as {@code GET /api/database} lists it, optionally with its tables (and their fields). */
+    public Map<String, Object> database(boolean withTables, boolean withFields) {
+        Map<String, Object> db = new LinkedHashMap<>();
+        db.put("name", "Saved Questions");
+        db.put("id", VIRTUAL_DATABASE_ID);
+        db.put("features", List.of("basic-aggregations"));
+        db.put("is_saved_questions", true);
+        if (withTables) {
+            db.put("tables", tables("question", withFields));
+        }
+        return db;
+    }
+
+    public List<Map<String, Object>> tables(String type, boolean withFields) {
+        return source.cards(type).stream().map(card -> table(card, withFields)).toList();
+    }
+
+    /** The distinct schema (collection) names of the cards of {@code type}, case-insensitively sorted. */
+    public List<String> schemas(String type) {
+        LinkedHashSet<String> names = new LinkedHashSet<>();
+        for (SourceCard card : source.cards(type)) {
+            names.add(schemaOf(card));
+        }
+        List<String> sorted = new ArrayList<>(names);
+        sorted.sort(Comparator.comparing(s -> s.toLowerCase(Locale.ROOT)));
+        return sorted;
+    }
+
+    /** The virtual tables of one schema; 404 when no collection has that name. */
+    public List<Map<String, Object>> tablesOfSchema(String type, String schema) {
+        if (!ROOT_SCHEMA.equals(schema) && !source.collectionExists(schema)) {
+            throw ApiException.notFound();
+        }
+        return source.cards(type).stream().filter(card -> schemaOf(card).equals(schema)).map(card -> table(card, false)).toList();
+    }
+
+    private static String schemaOf(SourceCard card) {
+        return card.collectionName() == null ? ROOT_SCHEMA : card.collectionName();
+    }
+
+    private static Map<String, Object> table(SourceCard card, boolean withFields) {
+        Map<String, Object> t = new LinkedHashMap<>();
+        String tableId = "card__" + card.id();
+        t.put("id", tableId);
+        t.put("db_id", card.databaseId());
+        t.put("display_name", card.name());
+        t.put("schema", schemaOf(card));
+        t.put("moderated_status", card.moderatedStatus());
+        t.put("description", card.description());
+        t.put("type", card.type());
+        if (withFields) {
+            List<Map<String, Object>> fields = new ArrayList<>();
+            for (Map<String, Object> column : card.resultMetadata() == null ? List.<Map<String, Object>>of() : card.resultMetadata()) {
+                Map<String, Object> f = new LinkedHashMap<>(column);
+                f.put("table_id", tableId);
+                if (f.get("id") == null) {
+                    Object baseType = column.get("base_type") == null ? "type/*" : column.get("base_type");
+                    f.put("id", List.of("field", String.valueOf(column.get("name")), Map.of("base-type", baseType)));
+                }
+                fields.add(f);
+            }
+            t.put("fields", fields);
+        }
+        return t;
+    }
+}

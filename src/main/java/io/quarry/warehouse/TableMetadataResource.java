@@ -1,0 +1,169 @@
+package io.quarry.warehouse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.web.error.Checks;
+import io.quarry.web.param.Body;
+import io.quarry.web.param.BoolStr;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code /api/table}: the tables sync found, as clients browse them, and what people edit on them. */
+@Path("table")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class TableMetadataResource {
+    private static final String IDS_MESSAGE = "sequence of value must be an integer greater than zero.";
+
+    private final DatabaseService databases;
+    private final MetadataService metadata;
+    private final Caller caller;
+
+    @Inject
+    public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
+        this.databases = databases;
+        this.metadata = metadata;
+        this.caller = caller;
+    }
+
+    /** Every active table, by name, each with its database. */
+    @GET
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> list() {
+        Map<Long, Map<String, Object>> dbViews = new HashMap<>();
+        for (Database d : databases.list()) {
+            dbViews.put(d.id, DatabaseViews.view(d, databases.driverOf(d), caller));
+        }
+        List<Table> tables = new ArrayList<>(metadata.tables(null, true));
+        tables.sort(Comparator.comparing((Table t) -> t.name).thenComparing(t -> t.id));
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Table t : tables) {
+            Map<String, Object> view = MetadataViews.table(t, true);
+            view.put("db", dbViews.get(t.dbId));
+            result.add(view);
+        }
+        return result;
+    }
+
+    @GET
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> get(@PathParam("id") PosInt id,
+                                   @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
+        Table table = metadata.requireTable(id.value());
+        if (BoolStr.orDefault(includeEditableDataModel, false)) {
+            Checks.permitted(caller.superuser());
+        }
+        Map<String, Object> view = MetadataViews.table(table, true);
+        view.put("db", dbView(table.dbId, true));
+        Long pk = null;
+        for (Field f : metadata.fieldsByTable(List.of(table.id)).get(table.id)) {
+            if (Types.isa(f.semanticType, "type/PK") && !"sensitive".equals(f.visibilityType) && !"retired".equals(f.visibilityType)) {
+                pk = f.id;
+                break;
+            }
+        }
+        view.put("pk_field", pk);
+        return view;
+    }
+
+    /** What the query builder needs about a table: the table, its database, its fields with FK targets. */
+    @GET
+    @Path("{id}/query_metadata")
+    @Access(Access.Level.USER)
+    public Map<String, Object> queryMetadata(@PathParam("id") PosInt id,
+                                             @QueryParam("include_sensitive_fields") BoolStr includeSensitiveFields,
+                                             @QueryParam("include_hidden_fields") BoolStr includeHiddenFields,
+                                             @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
+        Table table = metadata.requireTable(id.value());
+        if (BoolStr.orDefault(includeEditableDataModel, false)) {
+            Checks.permitted(caller.superuser());
+        }
+        boolean sensitive = BoolStr.orDefault(includeSensitiveFields, false);
+        boolean hidden = BoolStr.orDefault(includeHiddenFields, false);
+        List<Field> all = metadata.fieldsByTable(List.of(table.id)).get(table.id);
+        MetadataService.Hydrator hydrator = metadata.hydrator(all);
+        List<Map<String, Object>> fields = new ArrayList<>();
+        for (Field f : MetadataViews.listed(all)) {
+            if ("hidden".equals(f.visibilityType) && !hidden || "sensitive".equals(f.visibilityType) && !sensitive) {
+                continue;
+            }
+            fields.add(hydrator.present(f, true));
+        }
+        Map<String, Object> view = MetadataViews.table(table, true);
+        view.put("db", dbView(table.dbId, false));
+        view.put("fields", fields);
+        view.put("segments", List.of());
+        view.put("measures", List.of());
+        view.put("metrics", List.of());
+        return view;
+    }
+
+    @PUT
+    @Path("{id}")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
+        Body body = Body.of(json);
+        MetadataService.TableChanges changes = MetadataService.tableChanges(body, true);
+        body.throwIfInvalid();
+        return view(metadata.updateTables(List.of(id.value()), changes).get(0));
+    }
+
+    /** Changes several tables at once (all or nothing). */
+    @PUT
+    @Access(Access.Level.SUPERUSER)
+    public List<Map<String, Object>> updateMany(JsonNode json) {
+        Body body = Body.of(json);
+        List<Long> ids = new ArrayList<>();
+        JsonNode idsNode = body.get("ids");
+        if (idsNode.isNull() || idsNode.isMissingNode()) {
+            body.addError("ids", IDS_MESSAGE, "missing required key, received: nil");
+        } else if (!idsNode.isArray()) {
+            body.addError("ids", IDS_MESSAGE, "invalid type, received: " + idsNode);
+        } else {
+            for (JsonNode element : idsNode) {
+                if (!element.isIntegralNumber() || element.asLong() <= 0) {
+                    body.addError("ids", IDS_MESSAGE, "should be a positive int, received: " + element);
+                    break;
+                }
+                ids.add(element.asLong());
+            }
+        }
+        MetadataService.TableChanges changes = MetadataService.tableChanges(body, false);
+        body.throwIfInvalid();
+        return metadata.updateTables(ids, changes).stream().map(this::view).toList();
+    }
+
+    private Map<String, Object> view(MetadataService.UpdatedTable updated) {
+        Map<String, Object> view = MetadataViews.table(updated.table(), false);
+        if (updated.fields() != null) {
+            List<Field> listed = MetadataViews.listed(updated.fields());
+            MetadataService.Hydrator hydrator = metadata.hydrator(updated.fields());
+            view.put("fields", listed.stream().map(f -> hydrator.present(f, false)).toList());
+        }
+        return view;
+    }
+
+    private Map<String, Object> dbView(long dbId, boolean withDetails) {
+        Database database = databases.require(dbId);
+        Map<String, Object> view = DatabaseViews.view(database, databases.driverOf(database), caller);
+        if (!withDetails) {
+            view.remove("details");
+        }
+        return view;
+    }
+}
