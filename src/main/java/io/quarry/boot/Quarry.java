@@ -144,6 +144,9 @@ public final class Quarry implements AutoCloseable {
         metadata = new MetadataService(db, databases, sync, clock);
         savedQuestions = new SavedQuestions();
         databaseUsage = new DatabaseUsage();
+        databaseUsage.register("question", id -> cards.countOnDatabase(id, "question"));
+        databaseUsage.register("dataset", id -> cards.countOnDatabase(id, "model"));
+        databaseUsage.register("metric", id -> cards.countOnDatabase(id, "metric"));
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
     }
 

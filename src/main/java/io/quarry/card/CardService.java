@@ -72,6 +72,11 @@ public final class CardService {
         return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
     }
 
+    /** Live cards of a type on a database (for {@code usage_info}). */
+    public long countOnDatabase(long databaseId, String type) {
+        return db.with(CardMapper.class, m -> m.countCardsOfDatabase(databaseId, type));
+    }
+
     /** Records that the card was viewed or run. */
     public void touch(long id) {
         db.run(session -> session.getMapper(CardMapper.class).touchCard(id, OffsetDateTime.now(clock)));

@@ -79,6 +79,8 @@ class CardQueryIT {
         assertFalse(fetched.get("dataset").asBoolean());
         assertEquals(21, fetched.get("entity_id").asText().length());
         admin.get(404, "card/" + (id + 1000));
+        assertTrue(admin.get(200, "database/" + dbId + "/usage_info").json().get("question").asInt() >= 1,
+                "cards count towards their database's usage");
     }
 
     @Test
