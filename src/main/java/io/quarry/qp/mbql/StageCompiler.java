@@ -2164,7 +2164,7 @@ final class StageCompiler {
     }
 
     private static String describe(Object value) {
-        String text = String.valueOf(value);
+        String text = value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
         return text.length() > 80 ? text.substring(0, 80) + "…" : text;
     }
 
