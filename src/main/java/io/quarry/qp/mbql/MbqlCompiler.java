@@ -31,8 +31,13 @@ public final class MbqlCompiler {
 
     /** The compiled query; an invalid query fails with an {@code invalid-query} {@link QueryFailure}. */
     public CompiledQuery compile(Map<String, Object> mbql) {
-        Map<String, Object> inner = legacy(mbql);
+        return compile(mbql, List.of());
+    }
+
+    /** As {@link #compile(Map)}, with the query's parameters (filters on columns) added to its last stage. */
+    public CompiledQuery compile(Map<String, Object> mbql, List<Map<String, Object>> parameters) {
         try {
+            Map<String, Object> inner = MbqlParameters.apply(legacy(mbql), parameters, context.now(), context.firstDayOfWeek());
             StageCompiler.Stage stage = new StageCompiler(context, inner, 0).compile();
             List<io.quarry.qp.Column> columns = new ArrayList<>();
             if (stage.columns() != null) {

@@ -47,7 +47,7 @@ public final class MbqlQueries {
         MbqlCompiler.Context context = new MbqlCompiler.Context(dialect, metadata, references, database.id,
                 LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek(), (int) setting("breakout-bins-num",
                 MbqlCompiler.DEFAULT_BINS), setting("breakout-bin-width", MbqlCompiler.DEFAULT_BIN_WIDTH));
-        return new MbqlCompiler(context).compile(query.mbql());
+        return new MbqlCompiler(context).compile(query.mbql(), query.parameters());
     }
 
     /** Whether the query aggregates or limits itself (the larger row cap applies then). */

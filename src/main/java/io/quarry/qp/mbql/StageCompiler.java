@@ -844,7 +844,7 @@ final class StageCompiler {
         }
         Col c = fromField(f, d.quote(alias));
         String fkName = fk.displayName == null ? fk.name : fk.displayName;
-        c.displayName = fkName.replaceAll("(?i)[\\s_-]*id$", "") + " → " + c.displayName;
+        c.displayName = fkName.replaceAll("(?i)\\s+id$", "") + " → " + c.displayName;
         c.alias = alias + "__" + f.name;
         c.fkFieldId = fk.id;
         c.implicitAlias = alias;

@@ -689,6 +689,49 @@ class MbqlCompilerTest {
         }
     }
 
+    @Nested
+    class Parameters {
+        private CompiledQuery withParameters(String json, String parameters) {
+            List<Map<String, Object>> list = new java.util.ArrayList<>();
+            for (Object p : (List<?>) KeyQueries.parse("{\"p\": " + parameters + "}").get("p")) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> map = (Map<String, Object>) p;
+                list.add(map);
+            }
+            return new MbqlCompiler(new MbqlCompiler.Context(new H2Dialect(), FakeMetadata.shop(), MbqlReferences.NONE, 1, NOW,
+                    DayOfWeek.SUNDAY, 8, 10.0)).compile(KeyQueries.parse(json), list);
+        }
+
+        @Test
+        void dimensionParametersBecomeFiltersOfTheLastStage() {
+            CompiledQuery q = withParameters("{\"source-table\": 2, \"aggregation\": [[\"count\"]], \"filter\": [\">\", [\"field\", 23, null], 1]}",
+                    "[{\"type\": \"category\", \"target\": [\"dimension\", [\"field\", 12, {\"source-field\": 21}]], \"value\": [\"Gizmo\", \"Widget\"]},"
+                            + " {\"type\": \"number/between\", \"target\": [\"dimension\", [\"field\", 24, null]], \"value\": [2, null]},"
+                            + " {\"type\": \"string/contains\", \"target\": [\"dimension\", [\"field\", 11, {\"source-field\": 21}]], \"value\": \"Hat\"},"
+                            + " {\"type\": \"date/relative\", \"target\": [\"dimension\", [\"field\", 25, {\"temporal-unit\": \"month\"}]], \"value\": \"past3months\"},"
+                            + " {\"type\": \"category\", \"target\": [\"dimension\", [\"field\", 22, null]], \"value\": null},"
+                            + " {\"type\": \"category\", \"target\": [\"variable\", [\"template-tag\", \"x\"]], \"value\": 1}]");
+            assertEquals("SELECT COUNT(*) AS \"count\" FROM " + ORDERS + " LEFT JOIN " + PRODUCTS + " AS \"PRODUCTS__via__PRODUCT_ID\" ON "
+                    + col("PRODUCT_ID") + " = \"PRODUCTS__via__PRODUCT_ID\".\"ID\" WHERE ((" + col("TOTAL") + " > ?) AND (\"PRODUCTS__via__PRODUCT_ID\"."
+                    + "\"CATEGORY\" IN (?, ?)) AND (" + col("QUANTITY") + " >= ?) AND (LOWER(\"PRODUCTS__via__PRODUCT_ID\".\"TITLE\") LIKE ? ESCAPE '!')"
+                    + " AND ((" + col("CREATED_AT") + " >= ?) AND (" + col("CREATED_AT") + " < ?)))", q.sql());
+            assertEquals(List.of(1L, "Gizmo", "Widget", 2L, "%hat%", LocalDateTime.of(2025, 12, 1, 0, 0), LocalDateTime.of(2026, 3, 1, 0, 0)),
+                    q.params());
+        }
+
+        @Test
+        void datesAndBadValues() {
+            CompiledQuery q = withParameters("{\"source-table\": 3}", "[{\"type\": \"date/all-options\", \"target\": [\"dimension\","
+                    + " [\"field\", 32, null]], \"value\": \"1990-01-01~1990-12-31\"}]");
+            assertEquals(List.of(LocalDate.of(1990, 1, 1), LocalDate.of(1991, 1, 1)), q.params(), "date columns get dates");
+            QueryFailure bad = assertThrows(QueryFailure.class, () -> withParameters("{\"source-table\": 3}", "[{\"type\": \"date/single\","
+                    + " \"target\": [\"dimension\", [\"field\", 32, null]], \"value\": \"someday\"}]"));
+            assertEquals(QueryFailure.Type.INVALID_QUERY, bad.type());
+            assertEquals(List.of("Ada", "Grace"), withParameters("{\"source-table\": 3}", "[{\"type\": \"string/!=\", \"target\": [\"dimension\","
+                    + " [\"field\", 31, null]], \"value\": [\"Ada\", \"Grace\"]}]").params());
+        }
+    }
+
     /** References with chosen cards, segments and metrics. */
     record References(Map<Long, CardQuery> cards, Map<Long, Object> segments, Map<Long, Object> metrics) implements MbqlReferences {
         @Override

@@ -226,6 +226,21 @@ class MbqlDatasetIT {
     }
 
     @Test
+    void dashboardParametersFilterStructuredQueries() throws Exception {
+        Map<String, Object> request = new LinkedHashMap<>(sampleQuery("{\"source-table\": $ORDERS, \"aggregation\": [[\"count\"]]}"));
+        request.put("parameters", List.of(
+                Map.of("type", "category", "value", List.of("Gizmo", "Widget"), "target", List.of("dimension",
+                        List.of("field", ids.field("PRODUCTS", "CATEGORY"), Map.of("source-field", ids.field("ORDERS", "PRODUCT_ID"))))),
+                Map.of("type", "number/>=", "value", 3, "target", List.of("dimension", List.of("field", ids.field("ORDERS", "QUANTITY"), Map.of()))),
+                Map.of("type", "date/all-options", "value", "2025-01-01~2025-06-30", "target", List.of("dimension",
+                        List.of("field", ids.field("ORDERS", "CREATED_AT"), Map.of())))));
+        JsonNode result = admin.post(202, "dataset", request).json();
+        assertEquals(reference("SELECT COUNT(*) FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p ON p.ID = o.PRODUCT_ID WHERE p.CATEGORY IN"
+                + " ('Gizmo', 'Widget') AND o.QUANTITY >= 3 AND o.CREATED_AT >= TIMESTAMP '2025-01-01 00:00:00'"
+                + " AND o.CREATED_AT < TIMESTAMP '2025-07-01 00:00:00'", List.of()).toString(), ServerIds.rows(result).toString());
+    }
+
+    @Test
     void rowsAreCappedAsMetabaseCapsThem() {
         JsonNode bare = admin.post(202, "dataset", sampleQuery("{\"source-table\": $ORDERS}")).json();
         assertEquals(2000, bare.get("row_count").asInt());
