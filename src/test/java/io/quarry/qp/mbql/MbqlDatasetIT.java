@@ -222,7 +222,8 @@ class MbqlDatasetIT {
         // ordinary users compile and run structured queries too
         user.post(200, "dataset/native", sampleQuery("{\"source-table\": $PRODUCTS}"));
         assertEquals(200, user.post(202, "dataset", sampleQuery("{\"source-table\": $PRODUCTS}")).json().get("row_count").asInt());
-        anonymous.post(401, "dataset", sampleQuery("{\"source-table\": $PRODUCTS}"));
+        assertEquals("Unauthenticated", anonymous.post(401, "dataset", sampleQuery("{\"source-table\": $PRODUCTS}")).body());
+        assertEquals("Unauthenticated", anonymous.post(401, "dataset/native", sampleQuery("{\"source-table\": $PRODUCTS}")).body());
     }
 
     @Test
