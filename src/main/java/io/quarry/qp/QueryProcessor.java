@@ -3,6 +3,7 @@ package io.quarry.qp;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
 import io.quarry.driver.Driver;
+import io.quarry.qp.mbql.MbqlQueries;
 import io.quarry.qp.nativeq.Substitution;
 import io.quarry.qp.nativeq.TagResolver;
 import io.quarry.qp.nativeq.TemplateException;
@@ -42,6 +43,7 @@ public final class QueryProcessor {
     private final Settings settings;
     private final Clock clock;
     private final int timeoutSeconds;
+    private final MbqlQueries mbql;
 
     public QueryProcessor(DatabaseService databases, QueryExecutor executor, Db db, Settings settings, Clock clock, int timeoutSeconds) {
         this.databases = databases;
@@ -50,6 +52,12 @@ public final class QueryProcessor {
         this.settings = settings;
         this.clock = clock;
         this.timeoutSeconds = timeoutSeconds;
+        this.mbql = new MbqlQueries(db, databases, settings, clock);
+    }
+
+    /** The structured-query compiler (modules owning cards, segments and metrics plug their references in here). */
+    public MbqlQueries mbql() {
+        return mbql;
     }
 
     /** A query compiled and ready to execute. */
@@ -79,7 +87,7 @@ public final class QueryProcessor {
 
     public CompiledQuery compile(Query query, Database database) {
         if (query.type() == Query.Type.MBQL) {
-            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured (MBQL) queries are not supported yet.");
+            return mbql.compile(query, database);
         }
         Driver driver = databases.driverOf(database);
         Map<String, TemplateTag> tags = new LinkedHashMap<>();
@@ -109,7 +117,8 @@ public final class QueryProcessor {
     }
 
     private long rowLimit(Query query, Purpose purpose) {
-        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS : unaggregatedLimit();
+        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS
+                : MbqlQueries.aggregatedOrLimited(query) ? aggregatedLimit() : unaggregatedLimit();
         if (query.maxResults() != null && query.maxResults() > 0) {
             limit = Math.min(limit, query.maxResults());
         }
@@ -119,6 +128,12 @@ public final class QueryProcessor {
     private long unaggregatedLimit() {
         Long limit = settings.integer("unaggregated-query-row-limit");
         return limit == null ? 2000 : limit;
+    }
+
+    /** Metabase's cap for structured queries that aggregate or carry their own limit. */
+    private long aggregatedLimit() {
+        Long limit = settings.integer("aggregated-query-row-limit");
+        return limit == null ? 10000 : limit;
     }
 
     private DayOfWeek firstDayOfWeek() {

@@ -1,0 +1,173 @@
+package io.quarry.qp.mbql;
+
+import java.time.DayOfWeek;
+import java.util.List;
+
+/**
+ * What most engines share: double-quoted identifiers, {@code DATE_TRUNC}, {@code EXTRACT}, standard casts and
+ * aggregates. Engines override only what they do differently.
+ */
+abstract class AnsiDialect implements MbqlDialect {
+    @Override
+    public String quote(String identifier) {
+        if (identifier.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("An identifier may not contain NUL characters");
+        }
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
+    }
+
+    /** {@code DATE_TRUNC('unit', expr)}; the engine's own weeks start on Monday. */
+    protected Sql dateTrunc(String unit, Sql expr) {
+        return Sql.format("DATE_TRUNC('" + unit + "', %s)", expr);
+    }
+
+    @Override
+    public Sql truncate(TemporalUnit unit, Sql expr, DayOfWeek firstDayOfWeek) {
+        return switch (unit) {
+            case MILLISECOND -> dateTrunc("millisecond", expr);
+            case SECOND -> dateTrunc("second", expr);
+            case MINUTE -> dateTrunc("minute", expr);
+            case HOUR -> dateTrunc("hour", expr);
+            case DAY -> dateTrunc("day", expr);
+            case WEEK -> weekFromMonday(expr, firstDayOfWeek);
+            case MONTH -> dateTrunc("month", expr);
+            case QUARTER -> dateTrunc("quarter", expr);
+            case YEAR -> dateTrunc("year", expr);
+            default -> throw new IllegalArgumentException("Not a truncation unit: " + unit.key);
+        };
+    }
+
+    /**
+     * Weeks from an engine whose weeks start on Monday: shift forward by the days from the first day of the week to
+     * Monday, truncate, shift back.
+     */
+    protected Sql weekFromMonday(Sql expr, DayOfWeek firstDayOfWeek) {
+        int offset = (8 - firstDayOfWeek.getValue()) % 7;
+        if (offset == 0) {
+            return dateTrunc("week", expr);
+        }
+        return addInterval(dateTrunc("week", addInterval(expr, offset, TemporalUnit.DAY)), -offset, TemporalUnit.DAY);
+    }
+
+    @Override
+    public Sql extract(Part part, Sql expr) {
+        String field = switch (part) {
+            case YEAR -> "YEAR";
+            case QUARTER -> "QUARTER";
+            case MONTH -> "MONTH";
+            case DAY -> "DAY";
+            case DAY_OF_YEAR -> "DOY";
+            case HOUR -> "HOUR";
+            case MINUTE -> "MINUTE";
+            case SECOND -> "SECOND";
+            case ISO_DAY_OF_WEEK -> "ISODOW";
+            case ISO_WEEK -> "WEEK";
+        };
+        return Sql.format("EXTRACT(" + field + " FROM %s)", expr);
+    }
+
+    @Override
+    public Sql now() {
+        return Sql.raw("NOW()");
+    }
+
+    protected String floatType() {
+        return "DOUBLE PRECISION";
+    }
+
+    @Override
+    public Sql toFloat(Sql expr) {
+        return Sql.format("CAST(%s AS " + floatType() + ")", expr);
+    }
+
+    @Override
+    public Sql toInteger(Sql expr) {
+        return Sql.format("CAST(%s AS BIGINT)", expr);
+    }
+
+    @Override
+    public Sql toText(Sql expr) {
+        return Sql.format("CAST(%s AS VARCHAR)", expr);
+    }
+
+    @Override
+    public Sql toDate(Sql expr) {
+        return Sql.format("CAST(%s AS DATE)", expr);
+    }
+
+    @Override
+    public Sql toTimestamp(Sql expr) {
+        return Sql.format("CAST(%s AS TIMESTAMP)", expr);
+    }
+
+    @Override
+    public Sql truncateNumber(Sql expr) {
+        return Sql.format("TRUNC(%s)", expr);
+    }
+
+    @Override
+    public Sql concat(List<Sql> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        return Sql.format("CONCAT(%s)", Sql.join(", ", parts));
+    }
+
+    @Override
+    public Sql substring(Sql text, Sql start, Sql length) {
+        return length == null ? Sql.format("SUBSTRING(%s, %s)", text, start)
+                : Sql.format("SUBSTRING(%s, %s, %s)", text, start, length);
+    }
+
+    @Override
+    public Sql length(Sql text) {
+        return Sql.format("CHAR_LENGTH(%s)", text);
+    }
+
+    @Override
+    public Sql log10(Sql expr) {
+        return Sql.format("LOG10(%s)", expr);
+    }
+
+    @Override
+    public Sql power(Sql base, Sql exponent) {
+        return Sql.format("POWER(%s, %s)", base, exponent);
+    }
+
+    @Override
+    public Sql stddev(Sql expr) {
+        return Sql.format("STDDEV_POP(%s)", expr);
+    }
+
+    @Override
+    public Sql variance(Sql expr) {
+        return Sql.format("VAR_POP(%s)", expr);
+    }
+
+    @Override
+    public Sql median(Sql expr) {
+        return percentile(expr, 0.5);
+    }
+
+    @Override
+    public Sql percentile(Sql expr, double p) {
+        return Sql.format("PERCENTILE_CONT(" + p + ") WITHIN GROUP (ORDER BY %s)", expr);
+    }
+
+    @Override
+    public Sql booleanLiteral(boolean value) {
+        return Sql.raw(value ? "TRUE" : "FALSE");
+    }
+
+    /** An unsupported feature, as the invalid-query failure the caller sees. */
+    protected static UnsupportedFeature unsupported(String what, String engine) {
+        return new UnsupportedFeature(what + " is not supported by " + engine + ".");
+    }
+
+    /** Thrown for a clause the engine cannot run; the compiler reports it as an invalid query. */
+    static final class UnsupportedFeature extends RuntimeException {
+        UnsupportedFeature(String message) {
+            super(message);
+        }
+    }
+}

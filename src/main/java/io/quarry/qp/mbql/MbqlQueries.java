@@ -1,0 +1,70 @@
+package io.quarry.qp.mbql;
+
+import io.quarry.appdb.Db;
+import io.quarry.qp.CompiledQuery;
+import io.quarry.qp.Query;
+import io.quarry.qp.QueryFailure;
+import io.quarry.setting.Settings;
+import io.quarry.warehouse.Database;
+import io.quarry.warehouse.DatabaseService;
+import java.time.Clock;
+import java.time.DayOfWeek;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+
+/**
+ * The compile stage of the query pipeline for structured queries: picks the database's dialect, reads its metadata and
+ * compiles. Saved questions, segments and metrics are resolved through {@link MbqlReferences}, which the modules owning
+ * them plug in with {@link #useReferences}.
+ */
+public final class MbqlQueries {
+    private final Db db;
+    private final DatabaseService databases;
+    private final Settings settings;
+    private final Clock clock;
+    private volatile MbqlReferences references = MbqlReferences.NONE;
+
+    public MbqlQueries(Db db, DatabaseService databases, Settings settings, Clock clock) {
+        this.db = db;
+        this.databases = databases;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Cards, segments and metrics as sources and clauses (until called, none exist). */
+    public void useReferences(MbqlReferences references) {
+        this.references = references == null ? MbqlReferences.NONE : references;
+    }
+
+    public CompiledQuery compile(Query query, Database database) {
+        MbqlDialect dialect = MbqlDialects.forEngine(database.engine);
+        if (dialect == null) {
+            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured queries are not supported for "
+                    + database.engine + " databases yet.");
+        }
+        MbqlMetadata metadata = new WarehouseMetadata(db, databases, database, dialect);
+        MbqlCompiler.Context context = new MbqlCompiler.Context(dialect, metadata, references, database.id,
+                LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek(), (int) setting("breakout-bins-num",
+                MbqlCompiler.DEFAULT_BINS), setting("breakout-bin-width", MbqlCompiler.DEFAULT_BIN_WIDTH));
+        return new MbqlCompiler(context).compile(query.mbql(), query.parameters());
+    }
+
+    /** Whether the query aggregates or limits itself (the larger row cap applies then). */
+    public static boolean aggregatedOrLimited(Query query) {
+        return query.type() == Query.Type.MBQL && MbqlCompiler.aggregatedOrLimited(query.mbql());
+    }
+
+    private DayOfWeek firstDayOfWeek() {
+        String day = settings.string("start-of-week");
+        return DayOfWeek.valueOf((day == null ? "sunday" : day).toUpperCase(Locale.ROOT));
+    }
+
+    private double setting(String key, double fallback) {
+        if (settings.find(key) == null) {
+            return fallback;
+        }
+        Object value = settings.get(key);
+        return value instanceof Number n && n.doubleValue() > 0 ? n.doubleValue() : fallback;
+    }
+}
