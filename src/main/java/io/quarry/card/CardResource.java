@@ -120,6 +120,30 @@ public final class CardResource {
         return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(stream).build();
     }
 
+    /** The card's structured query as a pivot table (subtotals and grand total), as Metabase's pivot endpoint. */
+    @POST
+    @Path("pivot/{id}/query")
+    @Access(Access.Level.USER)
+    public Response pivot(@PathParam("id") PosInt id, JsonNode json) {
+        Body body = Body.of(json);
+        body.optBool("ignore_cache");
+        body.throwIfInvalid();
+        Card card = cards.require(id.value());
+        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
+        if (body.hasValue("parameters")) {
+            request.set("parameters", body.get("parameters"));
+        }
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        io.quarry.qp.PivotQueries.Plan plan;
+        try {
+            plan = new io.quarry.qp.PivotQueries(processor).plan(processor.prepare(request, caller, QueryProcessor.Purpose.API));
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, request, card.databaseId);
+        }
+        cards.touch(card.id);
+        return io.quarry.qp.DatasetResource.pivotResponse(processor, plan, request, "question", startedAt);
+    }
+
     private static ApiResultWriter.Envelope envelope(QueryProcessor.Prepared prepared, JsonNode request, OffsetDateTime startedAt,
                                                      Map<String, Object> extra) {
         return new ApiResultWriter.Envelope(prepared.database().id, "question", startedAt, request, prepared.compiled().sql(),

@@ -54,6 +54,31 @@ public final class DatasetResource {
         return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
     }
 
+    /** A structured query as a pivot table: every breakout subtotal and the grand total, streamed as one result. */
+    @POST
+    @Path("pivot")
+    @Access(Access.Level.USER)
+    public Response pivot(JsonNode request) {
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        PivotQueries.Plan plan;
+        try {
+            plan = new PivotQueries(processor).plan(processor.prepare(request, caller, QueryProcessor.Purpose.API));
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, request, null);
+        }
+        return pivotResponse(processor, plan, request, "ad-hoc", startedAt);
+    }
+
+    /** Streams a planned pivot query in the API's result format (202). */
+    public static Response pivotResponse(QueryProcessor processor, PivotQueries.Plan plan, JsonNode request, String context,
+                                         OffsetDateTime startedAt) {
+        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(plan.database().id, context, startedAt,
+                withMiddleware(request), plan.subsets().isEmpty() ? "" : plan.subsets().get(0).prepared().compiled().sql(),
+                java.util.List.of(), plan.query().jsIntToString());
+        StreamingOutput body = out -> new PivotQueries(processor).stream(plan, new ApiResultWriter(out, envelope));
+        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+    }
+
     /** The SQL a query compiles to, with its bind values: {@code {"query": "...", "params": [...]}}. */
     @POST
     @Path("native")

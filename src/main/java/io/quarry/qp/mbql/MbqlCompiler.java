@@ -56,7 +56,7 @@ public final class MbqlCompiler {
     }
 
     /** The query as a canonical legacy inner query (MBQL 5 stages converted first). */
-    static Map<String, Object> legacy(Map<String, Object> mbql) {
+    public static Map<String, Object> legacy(Map<String, Object> mbql) {
         if (mbql == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "A structured query needs its MBQL in \"query\": {...}.");
         }
