@@ -21,7 +21,10 @@ import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
 import io.quarry.setup.SetupService;
+import io.quarry.sync.FieldValuesService;
 import io.quarry.sync.SchemaSync;
+import io.quarry.sync.SyncMapper;
+import io.quarry.sync.SyncSchedules;
 import io.quarry.sync.SyncService;
 import io.quarry.user.GroupService;
 import io.quarry.user.InviteMailer;
@@ -55,7 +58,7 @@ public final class Quarry implements AutoCloseable {
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
-            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class);
+            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, SyncMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -83,6 +86,8 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseService databases;
     public final SchemaSync schemaSync;
     public final SyncService sync;
+    public final FieldValuesService fieldValues;
+    public final SyncSchedules syncSchedules;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -121,6 +126,9 @@ public final class Quarry implements AutoCloseable {
         schemaSync = new SchemaSync(db, databases, clock);
         sync = new SyncService(databases, schemaSync, scheduler);
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
+        fieldValues = sync.fieldValues();
+        syncSchedules = new SyncSchedules(db, sync, databasePools, scheduler, clock);
+        syncSchedules.start();
     }
 
     /**

@@ -10,6 +10,8 @@ import io.quarry.notification.PulseUnsubscribeResource;
 import io.quarry.notification.SessionUnsubscribeResource;
 import io.quarry.setting.SettingResource;
 import io.quarry.setup.SetupResource;
+import io.quarry.sync.FieldValuesResource;
+import io.quarry.sync.SyncResource;
 import io.quarry.user.GroupResource;
 import io.quarry.user.MembershipResource;
 import io.quarry.user.UserResource;
@@ -40,7 +42,9 @@ public final class Resources {
             UtilResource.Logger.class,
             UtilResource.BugReporting.class,
             UtilResource.Analytics.class,
-            DatabaseResource.class);
+            DatabaseResource.class,
+            SyncResource.class,
+            FieldValuesResource.class);
 
     private Resources() {
     }
