@@ -32,6 +32,19 @@ public final class Db {
         });
     }
 
+    /**
+     * Runs {@code work} in one transaction on MyBatis' BATCH executor: updates and inserts are sent to the database in
+     * JDBC batches (at {@code session.flushStatements()}, a select, or the commit) instead of one round trip each.
+     * Generated keys are assigned when the batch is flushed.
+     */
+    public <T> T batch(Function<SqlSession, T> work) {
+        try (SqlSession session = factory.openSession(org.apache.ibatis.session.ExecutorType.BATCH, false)) {
+            T result = work.apply(session);
+            session.commit(true);
+            return result;
+        }
+    }
+
     /** Convenience for a single mapper call. */
     public <M, T> T with(Class<M> mapper, Function<M, T> work) {
         return tx(session -> work.apply(session.getMapper(mapper)));

@@ -27,7 +27,10 @@ import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
 import io.quarry.setup.SetupService;
+import io.quarry.sync.FieldValuesService;
 import io.quarry.sync.SchemaSync;
+import io.quarry.sync.SyncMapper;
+import io.quarry.sync.SyncSchedules;
 import io.quarry.sync.SyncService;
 import io.quarry.user.GroupService;
 import io.quarry.user.InviteMailer;
@@ -64,7 +67,8 @@ public final class Quarry implements AutoCloseable {
 
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
-            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class);
+            PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
+            SyncMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -98,6 +102,8 @@ public final class Quarry implements AutoCloseable {
     public final MetadataService metadata;
     public final SavedQuestions savedQuestions;
     public final DatabaseUsage databaseUsage;
+    public final FieldValuesService fieldValues;
+    public final SyncSchedules syncSchedules;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -148,6 +154,9 @@ public final class Quarry implements AutoCloseable {
         databaseUsage.register("dataset", id -> cards.countOnDatabase(id, "model"));
         databaseUsage.register("metric", id -> cards.countOnDatabase(id, "metric"));
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
+        fieldValues = sync.fieldValues();
+        syncSchedules = new SyncSchedules(db, sync, databasePools, scheduler, clock);
+        syncSchedules.start();
     }
 
     /**

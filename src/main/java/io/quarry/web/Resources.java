@@ -12,6 +12,8 @@ import io.quarry.setting.SettingResource;
 import io.quarry.card.CardResource;
 import io.quarry.qp.DatasetResource;
 import io.quarry.setup.SetupResource;
+import io.quarry.sync.FieldValuesResource;
+import io.quarry.sync.SyncResource;
 import io.quarry.user.GroupResource;
 import io.quarry.user.MembershipResource;
 import io.quarry.user.UserResource;
@@ -50,7 +52,9 @@ public final class Resources {
             CardResource.class,
             DatabaseMetadataResource.class,
             TableMetadataResource.class,
-            FieldMetadataResource.class);
+            FieldMetadataResource.class,
+            SyncResource.class,
+            FieldValuesResource.class);
 
     private Resources() {
     }

@@ -1,0 +1,67 @@
+package io.quarry.sync;
+
+import io.quarry.appdb.Db;
+import io.quarry.warehouse.Field;
+import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.web.error.Checks;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+
+/** {@code /api/field/:id/values}, {@code rescan_values}, {@code discard_values}: a field's cached values. */
+@Path("field")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class FieldValuesResource {
+    private static final Map<String, Object> SUCCESS = Map.of("status", "success");
+
+    private final Db db;
+    private final SyncService sync;
+
+    @Inject
+    public FieldValuesResource(Db db, SyncService sync) {
+        this.db = db;
+        this.sync = sync;
+    }
+
+    /**
+     * {@code {"field_id", "values": [[v], ...], "has_more_values"}}; empty values for fields that keep none. A list
+     * field without cached values gets them now.
+     */
+    @GET
+    @Path("{id}/values")
+    @Access(Access.Level.USER)
+    public Map<String, Object> values(@PathParam("id") PosInt id) {
+        return sync.fieldValues().valuesOf(field(id));
+    }
+
+    /** Reads the field's values again now (or drops them when the field should have none). */
+    @POST
+    @Path("{id}/rescan_values")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Object> rescanValues(@PathParam("id") PosInt id) {
+        sync.fieldValues().refresh(field(id));
+        return SUCCESS;
+    }
+
+    /** Drops the field's cached values (a scheduled scan recreates them for list fields). */
+    @POST
+    @Path("{id}/discard_values")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Object> discardValues(@PathParam("id") PosInt id) {
+        sync.fieldValues().discard(field(id).id);
+        return SUCCESS;
+    }
+
+    private Field field(PosInt id) {
+        return Checks.found(db.with(WarehouseMapper.class, m -> m.findField(id.value())));
+    }
+}
