@@ -140,7 +140,7 @@ class DatabaseBrowseIT {
         assertEquals("CUSTOMERS", tableNameOf(customerId.get("target").get("table_id").asLong()));
         assertEquals("ID", customerId.get("target").get("name").asText());
         assertEquals("none", customerId.get("has_field_values").asText(), "inferred: numbers are not searched");
-        assertEquals("search", orders.get("fields").get(3).get("has_field_values").asText(), "inferred: text is searched");
+        assertEquals("list", orders.get("fields").get(3).get("has_field_values").asText(), "analysis: few distinct values");
         JsonNode wide = withFields.get(3);
         assertFalse(names(wide.get("fields"), "name").contains("COL_60"), "sensitive fields are left out");
         assertEquals(61, wide.get("fields").size());
