@@ -109,9 +109,17 @@ public final class QueryProcessor {
     }
 
     private long rowLimit(Query query, Purpose purpose) {
-        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS : unaggregatedLimit();
-        if (query.maxResults() != null && query.maxResults() > 0) {
-            limit = Math.min(limit, query.maxResults());
+        return rowLimit(purpose, query.maxResults(), purpose == Purpose.API ? unaggregatedLimit() : ABSOLUTE_MAX_ROWS);
+    }
+
+    /**
+     * The rows a query may return: for the API the row-limit setting ({@code apiLimit}), for downloads the absolute
+     * maximum; lowered by the query's own {@code constraints.max-results}; never above {@link #ABSOLUTE_MAX_ROWS}.
+     */
+    static long rowLimit(Purpose purpose, Long maxResults, long apiLimit) {
+        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS : apiLimit;
+        if (maxResults != null && maxResults > 0) {
+            limit = Math.min(limit, maxResults);
         }
         return Math.min(limit, ABSOLUTE_MAX_ROWS);
     }

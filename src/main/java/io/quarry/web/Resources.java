@@ -42,7 +42,8 @@ public final class Resources {
             UtilResource.BugReporting.class,
             UtilResource.Analytics.class,
             DatabaseResource.class,
-            DatasetResource.class);
+            DatasetResource.class,
+            io.quarry.qp.export.ExportResource.class);
 
     private Resources() {
     }
