@@ -10,6 +10,10 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -23,6 +27,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueryExecutor {
     private static final Logger log = LoggerFactory.getLogger(QueryExecutor.class);
+
+    /** Rows per round trip when the driver streams: few trips for long downloads, a bounded batch in memory. */
+    private static final int FETCH_SIZE = 2000;
+    /** Rows read ahead of the writer, in batches: at most 4 × 256. */
+    private static final int READ_AHEAD_ROWS = 256;
+    private static final int READ_AHEAD_BATCHES = 4;
 
     private final DatabaseService databases;
 
@@ -38,6 +48,12 @@ public final class QueryExecutor {
         PreparedStatement statement = null;
         try {
             connection = databases.connect(database);
+            if (rowLimit > FETCH_SIZE) {
+                // In a transaction, drivers that would otherwise read the whole result into memory first (PostgreSQL's)
+                // fetch it in batches of the fetch size through a cursor. The pool rolls back and restores auto-commit
+                // when the connection returns. Results that fit one fetch (the API's 2,000 rows) skip that round trip.
+                connection.setAutoCommit(false);
+            }
             statement = connection.prepareStatement(query.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
             if (timeoutSeconds > 0) {
                 statement.setQueryTimeout(timeoutSeconds);
@@ -46,7 +62,7 @@ public final class QueryExecutor {
             if (rowLimit < Integer.MAX_VALUE) {
                 statement.setMaxRows((int) rowLimit + 1);
             }
-            statement.setFetchSize((int) Math.min(500, rowLimit + 1));
+            statement.setFetchSize((int) Math.min(FETCH_SIZE, rowLimit + 1));
             for (int i = 0; i < query.params().size(); i++) {
                 statement.setObject(i + 1, query.params().get(i));
             }
@@ -64,10 +80,13 @@ public final class QueryExecutor {
 
     static QueryFailure failure(SQLException e, int timeoutSeconds) {
         if (e instanceof SQLTimeoutException || "57014".equals(e.getSQLState()) || e.getErrorCode() == 57014) {
-            return new QueryFailure(QueryFailure.Type.TIMED_OUT, "The query took longer than " + timeoutSeconds
-                    + " seconds and was cancelled.", e.getSQLState(), e);
+            return new QueryFailure(QueryFailure.Type.TIMED_OUT, timedOutMessage(timeoutSeconds), e.getSQLState(), e);
         }
         return new QueryFailure(QueryFailure.Type.DRIVER, e.getMessage(), e.getSQLState(), e);
+    }
+
+    private static String timedOutMessage(int timeoutSeconds) {
+        return "The query took longer than " + timeoutSeconds + " seconds and was cancelled.";
     }
 
     private static void closeQuietly(PreparedStatement statement, Connection connection) {
@@ -130,32 +149,101 @@ public final class QueryExecutor {
         public ResultWriter.Summary stream(ResultWriter writer) throws IOException {
             try (this) {
                 writer.begin(columns);
-                int count = columns.size();
-                Object[] row = new Object[count];
+                RowReader reader = new RowReader(temporalClasses(rs.getMetaData(), columns.size()));
                 long rows = 0;
-                boolean truncated = false;
-                while (rs.next()) {
-                    if (rows == rowLimit) {
-                        truncated = true;
-                        break;
-                    }
-                    for (int i = 0; i < count; i++) {
-                        row[i] = Values.normalize(rs.getObject(i + 1));
-                    }
-                    try {
+                // Downloads read ahead on a second thread, so that fetching and decoding overlap with writing.
+                ReadAhead ahead = rowLimit > FETCH_SIZE ? new ReadAhead(reader, READ_AHEAD_ROWS, READ_AHEAD_BATCHES) : null;
+                try {
+                    Object[] row;
+                    while ((row = ahead != null ? ahead.next() : reader.next()) != null) {
                         writer.row(row);
-                    } catch (IOException clientGone) {
-                        cancel();
-                        throw clientGone;
+                        rows++;
                     }
-                    rows++;
+                } catch (IOException | SQLException | RuntimeException | Error e) {
+                    // The client went away, or reading failed: stop the statement on the database at once.
+                    cancel();
+                    throw e;
+                } finally {
+                    if (ahead != null) {
+                        ahead.close();
+                    }
                 }
-                ResultWriter.Summary summary = new ResultWriter.Summary(rows, truncated, rowLimit, (System.nanoTime() - began) / 1_000_000);
+                ResultWriter.Summary summary = new ResultWriter.Summary(rows, reader.truncated, rowLimit,
+                        (System.nanoTime() - began) / 1_000_000);
                 writer.end(summary);
                 return summary;
             } catch (SQLException e) {
                 throw failure(e, timeoutSeconds);
             }
+        }
+
+        /** Reads rows up to the limit, as plain Java values, and stops the query at its deadline. */
+        private final class RowReader implements ReadAhead.Rows {
+            private final Class<?>[] temporal;
+            /**
+             * The driver's query timeout covers executing the statement, not fetching the rest of a streamed result:
+             * past this deadline the stream stops and the statement is cancelled.
+             */
+            private final long deadline = began + timeoutSeconds * 1_000_000_000L;
+            private long read;
+            boolean truncated;
+
+            RowReader(Class<?>[] temporal) {
+                this.temporal = temporal;
+            }
+
+            @Override
+            public Object[] next() throws SQLException {
+                if (!rs.next()) {
+                    return null;
+                }
+                if (read == rowLimit) {
+                    truncated = true;
+                    return null;
+                }
+                if ((read & 0xFF) == 0 && timeoutSeconds > 0 && System.nanoTime() - deadline > 0) {
+                    cancel();
+                    throw new QueryFailure(QueryFailure.Type.TIMED_OUT, timedOutMessage(timeoutSeconds));
+                }
+                Object[] row = new Object[temporal.length];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = Values.normalize(read(temporal, i));
+                }
+                read++;
+                return row;
+            }
+        }
+
+        /**
+         * Date and time columns are read as java.time values (JDBC 4.2) where the driver can: it is exact for
+         * {@code timestamp with time zone} (no detour through the JVM's zone) and several times faster than building a
+         * {@link java.sql.Timestamp}. A driver that cannot is asked for its default object from then on.
+         */
+        private static Class<?>[] temporalClasses(ResultSetMetaData meta, int count) throws SQLException {
+            Class<?>[] classes = new Class<?>[count];
+            for (int i = 0; i < count; i++) {
+                classes[i] = switch (meta.getColumnType(i + 1)) {
+                    // PostgreSQL's driver reports timestamptz as TIMESTAMP
+                    case Types.TIMESTAMP -> "timestamptz".equalsIgnoreCase(meta.getColumnTypeName(i + 1))
+                            ? OffsetDateTime.class : LocalDateTime.class;
+                    case Types.TIMESTAMP_WITH_TIMEZONE -> OffsetDateTime.class;
+                    case Types.DATE -> LocalDate.class;
+                    default -> null;
+                };
+            }
+            return classes;
+        }
+
+        private Object read(Class<?>[] temporal, int i) throws SQLException {
+            Class<?> type = temporal[i];
+            if (type != null) {
+                try {
+                    return rs.getObject(i + 1, type);
+                } catch (SQLException | RuntimeException unsupported) {
+                    temporal[i] = null;
+                }
+            }
+            return rs.getObject(i + 1);
         }
 
         private void cancel() {

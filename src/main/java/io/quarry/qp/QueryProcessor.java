@@ -117,10 +117,18 @@ public final class QueryProcessor {
     }
 
     private long rowLimit(Query query, Purpose purpose) {
-        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS
-                : MbqlQueries.aggregatedOrLimited(query) ? aggregatedLimit() : unaggregatedLimit();
-        if (query.maxResults() != null && query.maxResults() > 0) {
-            limit = Math.min(limit, query.maxResults());
+        long apiLimit = MbqlQueries.aggregatedOrLimited(query) ? aggregatedLimit() : unaggregatedLimit();
+        return rowLimit(purpose, query.maxResults(), apiLimit);
+    }
+
+    /**
+     * The rows a query may return: for the API the row-limit setting ({@code apiLimit}), for downloads the absolute
+     * maximum; lowered by the query's own {@code constraints.max-results}; never above {@link #ABSOLUTE_MAX_ROWS}.
+     */
+    static long rowLimit(Purpose purpose, Long maxResults, long apiLimit) {
+        long limit = purpose == Purpose.EXPORT ? ABSOLUTE_MAX_ROWS : apiLimit;
+        if (maxResults != null && maxResults > 0) {
+            limit = Math.min(limit, maxResults);
         }
         return Math.min(limit, ABSOLUTE_MAX_ROWS);
     }

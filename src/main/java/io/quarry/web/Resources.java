@@ -54,7 +54,8 @@ public final class Resources {
             TableMetadataResource.class,
             FieldMetadataResource.class,
             SyncResource.class,
-            FieldValuesResource.class);
+            FieldValuesResource.class,
+            io.quarry.qp.export.ExportResource.class);
 
     private Resources() {
     }
