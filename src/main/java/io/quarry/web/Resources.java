@@ -55,7 +55,8 @@ public final class Resources {
             FieldMetadataResource.class,
             SyncResource.class,
             FieldValuesResource.class,
-            io.quarry.qp.export.ExportResource.class);
+            io.quarry.qp.export.ExportResource.class,
+            io.quarry.card.CardExportResource.class);
 
     private Resources() {
     }

@@ -97,6 +97,26 @@ class CardQueryIT {
     }
 
     @Test
+    void downloadsACardWithItsParameters() {
+        long id = admin.post(200, "card", card("Orders by category", "SELECT ID, CATEGORY FROM ORDERS [[WHERE CATEGORY = {{cat}}]] ORDER BY ID",
+                null)).json().get("id").asLong();
+        String gizmo = "[{\"type\":\"category\",\"target\":[\"variable\",[\"template-tag\",\"cat\"]],\"value\":\"Gizmo\"}]";
+        Api.Res form = admin.postForm(200, "card/" + id + "/query/csv", Map.of("parameters", gizmo, "format_rows", "false"));
+        assertEquals("ID,CATEGORY\n1,Gizmo\n3,Gizmo\n", form.body());
+        assertTrue(form.header("Content-Disposition").contains("orders_by_category"), form.header("Content-Disposition"));
+        Api.Res query = admin.postForm(200, "card/" + id + "/query/csv?parameters="
+                + java.net.URLEncoder.encode(gizmo, java.nio.charset.StandardCharsets.UTF_8), Map.of());
+        assertEquals(form.body(), query.body());
+        JsonNode json = admin.post(200, "card/" + id + "/query/json", Map.of()).json();
+        assertEquals(3, json.size(), "no parameters: every row");
+        assertEquals("Widget", json.get(1).get("CATEGORY").asText());
+        JsonNode bad = admin.postForm(400, "card/" + id + "/query/csv", Map.of("parameters", "{nope")).json();
+        assertEquals("nullable value must be a valid JSON string.", bad.get("errors").get("parameters").asText());
+        api.postForm(401, "card/" + id + "/query/csv", Map.of());
+        admin.postForm(404, "card/" + (id + 999) + "/query/csv", Map.of());
+    }
+
+    @Test
     void cachedCardsAnswerFromTheSharedCacheUntilAskedNotTo() throws Exception {
         long cachedId = admin.post(200, "card", card("Cached", "SELECT COUNT(*) FROM CUSTOMERS", 1)).json().get("id").asLong();
         long liveId = admin.post(200, "card", card("Live", "SELECT COUNT(*) + 0 FROM CUSTOMERS", null)).json().get("id").asLong();

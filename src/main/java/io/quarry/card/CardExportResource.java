@@ -1,0 +1,128 @@
+package io.quarry.card;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.qp.QueryExecutor;
+import io.quarry.qp.QueryFailure;
+import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.QueryResponses;
+import io.quarry.qp.export.ExportFormat;
+import io.quarry.qp.export.ExportRequest;
+import io.quarry.qp.export.Exports;
+import io.quarry.web.Json;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.param.ParamRule;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.param.Validation;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.Locale;
+
+/**
+ * {@code POST /api/card/:id/query/:export-format}: a card's rows as a CSV, JSON or XLSX file (or the result object),
+ * without the API's row limits. Parameters come as a JSON string — in the query string as the spec has it, or in the
+ * form body as v0.63's downloads send it — or as a JSON array in a JSON body.
+ */
+@Path("card")
+public final class CardExportResource {
+    private final CardService cards;
+    private final QueryProcessor processor;
+    private final Caller caller;
+    private final Clock clock;
+
+    @Inject
+    public CardExportResource(CardService cards, QueryProcessor processor, Caller caller, Clock clock) {
+        this.cards = cards;
+        this.processor = processor;
+        this.caller = caller;
+        this.clock = clock;
+    }
+
+    @POST
+    @Path("{id}/query/{export-format: " + ExportFormat.PATH_PATTERN + "}")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Access(Access.Level.USER)
+    public Response exportForm(@PathParam("id") PosInt id, @PathParam("export-format") String format,
+                               @QueryParam("parameters") String queryParameters, MultivaluedMap<String, String> form) {
+        String parameters = form.getFirst("parameters") != null ? form.getFirst("parameters") : queryParameters;
+        ObjectNode options = Json.object();
+        form.forEach((key, values) -> {
+            if (!key.equals("parameters") && !values.isEmpty()) {
+                options.put(key, values.get(0));
+            }
+        });
+        return export(id.value(), ExportFormat.of(format), parseParameters(parameters), options);
+    }
+
+    @POST
+    @Path("{id}/query/{export-format: " + ExportFormat.PATH_PATTERN + "}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Access(Access.Level.USER)
+    public Response exportJson(@PathParam("id") PosInt id, @PathParam("export-format") String format,
+                               @QueryParam("parameters") String queryParameters, JsonNode body) {
+        JsonNode parameters = body != null && body.has("parameters") ? body.get("parameters") : null;
+        if (parameters != null && parameters.isTextual()) {
+            parameters = parseParameters(parameters.asText());
+        } else if (parameters == null) {
+            parameters = parseParameters(queryParameters);
+        }
+        ObjectNode options = body != null && body.isObject() ? ((ObjectNode) body).deepCopy() : Json.object();
+        options.remove("parameters");
+        return export(id.value(), ExportFormat.of(format), parameters, options);
+    }
+
+    private Response export(long id, ExportFormat format, JsonNode parameters, ObjectNode options) {
+        Card card = cards.require(id);
+        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
+        if (parameters != null && !parameters.isNull()) {
+            request.set("parameters", parameters);
+        }
+        options.set("query", request);
+        ExportRequest export = ExportRequest.fromJson(options);
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        QueryProcessor.Prepared prepared;
+        QueryExecutor.Cursor cursor;
+        try {
+            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT);
+            cursor = processor.open(prepared);
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, format.isFile() ? null : request, card.databaseId);
+        }
+        cards.touch(card.id);
+        return Exports.respond(format, export.options(), prepared, cursor, request, startedAt, slug(card.name));
+    }
+
+    private static JsonNode parseParameters(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            JsonNode parsed = Json.read(text);
+            if (!parsed.isArray()) {
+                throw Validation.invalid("parameters", ParamRule.JSON_STRING, true, text);
+            }
+            return parsed;
+        } catch (ApiException e) {
+            throw e;
+        } catch (Exception e) {
+            throw Validation.invalid("parameters", ParamRule.JSON_STRING, true, text);
+        }
+    }
+
+    /** The card's name as a file name prefix: lower case, runs of other characters as one underscore. */
+    static String slug(String name) {
+        String slug = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        return slug.isEmpty() ? "query_result" : slug;
+    }
+}
