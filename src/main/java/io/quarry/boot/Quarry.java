@@ -145,6 +145,7 @@ public final class Quarry implements AutoCloseable {
                 config.queryTimeoutSeconds);
         queryCache = new QueryCache(db, clock);
         cards = new CardService(db, databases, clock);
+        queryProcessor.useCards(cards::cardQuery);
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
         metadata = new MetadataService(db, databases, sync, clock);

@@ -72,6 +72,17 @@ public final class CardService {
         return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
     }
 
+    /** A card's stored query, for references from other queries; null for a missing or archived card. */
+    @SuppressWarnings("unchecked")
+    public io.quarry.qp.mbql.MbqlReferences.CardQuery cardQuery(long id) {
+        Card card = db.with(CardMapper.class, m -> m.findCard(id));
+        if (card == null || card.archived) {
+            return null;
+        }
+        return new io.quarry.qp.mbql.MbqlReferences.CardQuery(card.databaseId,
+                Json.MAPPER.convertValue(parse(card.datasetQuery), Map.class));
+    }
+
     /** Live cards of a type on a database (for {@code usage_info}). */
     public long countOnDatabase(long databaseId, String type) {
         return db.with(CardMapper.class, m -> m.countCardsOfDatabase(databaseId, type));

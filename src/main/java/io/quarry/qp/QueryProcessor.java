@@ -60,6 +60,56 @@ public final class QueryProcessor {
         return mbql;
     }
 
+    /** Saved questions, for {@code {{#123}}} in native SQL and {@code card__123} sources in MBQL; set by the cards module. */
+    private volatile java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> cards = id -> null;
+    /** How deep card references are being compiled on this thread (a card that refers to itself must stop). */
+    private static final ThreadLocal<int[]> CARD_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+
+    public void useCards(java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> lookup) {
+        this.cards = lookup;
+        mbql.useReferences(new io.quarry.qp.mbql.MbqlReferences() {
+            @Override
+            public CardQuery card(long cardId) {
+                return lookup.apply(cardId);
+            }
+
+            @Override
+            public Object segment(long segmentId) {
+                return null; // segments land with the content module
+            }
+
+            @Override
+            public Object metric(long metricId) {
+                return null;
+            }
+        });
+    }
+
+    /** A card's query compiled to SQL for use as a subquery on {@code database}; null when there is no such card. */
+    private Substitution.Bound compileCard(long cardId, Database database) {
+        io.quarry.qp.mbql.MbqlReferences.CardQuery card = cards.apply(cardId);
+        if (card == null) {
+            return null;
+        }
+        if (card.databaseId() != database.id) {
+            throw new TemplateException("Card " + cardId + " queries another database.");
+        }
+        int[] depth = CARD_DEPTH.get();
+        if (depth[0] >= 10) {
+            throw new TemplateException("Card references nest too deeply (does a card refer to itself?).");
+        }
+        depth[0]++;
+        try {
+            Query query = QueryNormalizer.normalize(io.quarry.web.Json.MAPPER.valueToTree(card.datasetQuery()));
+            CompiledQuery compiled = compile(query, database);
+            return new Substitution.Bound(compiled.sql(), compiled.params());
+        } catch (QueryFailure failure) {
+            throw new TemplateException("Card " + cardId + ": " + failure.getMessage());
+        } finally {
+            depth[0]--;
+        }
+    }
+
     /** A query compiled and ready to execute. */
     public record Prepared(Query query, Database database, CompiledQuery compiled, long rowLimit) {
     }
@@ -180,7 +230,7 @@ public final class QueryProcessor {
 
         @Override
         public Substitution.Bound card(long cardId) {
-            return null; // card references land with cards
+            return compileCard(cardId, database);
         }
     }
 }

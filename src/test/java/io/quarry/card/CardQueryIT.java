@@ -97,6 +97,23 @@ class CardQueryIT {
     }
 
     @Test
+    void queriesReferToSavedQuestions() {
+        long orders = admin.post(200, "card", Map.of("name", "Order lines", "display", "table", "visualization_settings", Map.of(),
+                "dataset_query", Map.of("database", dbId, "type", "native", "native", Map.of("query", "SELECT CATEGORY, TOTAL FROM ORDERS"))))
+                .json().get("id").asLong();
+        JsonNode nested = admin.post(202, "dataset", Map.of("database", dbId, "type", "native", "native", Map.of(
+                "query", "SELECT COUNT(*) FROM {{#" + orders + "-order-lines}} AS x WHERE x.CATEGORY = 'Gizmo'"))).json();
+        assertEquals(2, total(nested));
+        JsonNode mbql = admin.post(202, "dataset", Map.of("database", dbId, "type", "query",
+                "query", Map.of("source-table", "card__" + orders, "aggregation", List.of(List.of("count"))))).json();
+        assertEquals(3, total(mbql));
+        JsonNode missing = admin.post(400, "dataset", Map.of("database", dbId, "type", "native", "native", Map.of(
+                "query", "SELECT * FROM {{#999999}}"))).json();
+        assertEquals("invalid-query", missing.get("error_type").asText());
+        assertTrue(missing.get("error").asText().contains("999999"), missing.toString());
+    }
+
+    @Test
     void downloadsACardWithItsParameters() {
         long id = admin.post(200, "card", card("Orders by category", "SELECT ID, CATEGORY FROM ORDERS [[WHERE CATEGORY = {{cat}}]] ORDER BY ID",
                 null)).json().get("id").asLong();
