@@ -56,7 +56,8 @@ public final class Resources {
             SyncResource.class,
             FieldValuesResource.class,
             io.quarry.qp.export.ExportResource.class,
-            io.quarry.card.CardExportResource.class);
+            io.quarry.card.CardExportResource.class,
+            io.quarry.qp.QueryMetadataResource.class);
 
     private Resources() {
     }

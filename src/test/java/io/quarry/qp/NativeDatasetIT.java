@@ -131,6 +131,27 @@ class NativeDatasetIT {
     }
 
     @Test
+    void queryMetadataNamesTheDatabaseTablesAndFields() {
+        Map<String, Object> tags = Map.of("cat", Map.of("name", "cat", "type", "dimension",
+                "dimension", List.of("field", categoryFieldId, Map.of()), "widget-type", "string/="));
+        JsonNode nativeMeta = admin.post(200, "dataset/query_metadata", nativeQuery("SELECT * FROM ORDERS WHERE {{cat}}", tags, List.of())).json();
+        assertEquals(dbId, nativeMeta.get("databases").get(0).get("id").asLong());
+        assertFalse(nativeMeta.get("databases").get(0).has("details"));
+        assertEquals("CATEGORY", nativeMeta.get("fields").get(0).get("name").asText());
+        var tables = server.quarry().db.with(io.quarry.warehouse.WarehouseMapper.class, m -> m.listTables(dbId, true));
+        long orders = tables.stream().filter(t -> t.name.equals("ORDERS")).findFirst().orElseThrow().id;
+        long customers = tables.stream().filter(t -> t.name.equals("CUSTOMERS")).findFirst().orElseThrow().id;
+        JsonNode mbqlMeta = admin.post(200, "dataset/query_metadata", Map.of("database", dbId, "type", "query",
+                "query", Map.of("source-table", orders, "joins", List.of(Map.of("source-table", customers, "alias", "C",
+                        "condition", List.of("=", 1, 1)))))).json();
+        assertEquals(2, mbqlMeta.get("tables").size());
+        assertEquals("ORDERS", mbqlMeta.get("tables").get(0).get("name").asText());
+        assertTrue(mbqlMeta.get("tables").get(0).get("fields").size() >= 4);
+        api.post(401, "dataset/query_metadata", nativeQuery("SELECT 1", Map.of(), List.of()));
+        admin.post(400, "dataset/query_metadata", Map.of("type", "native"));
+    }
+
+    @Test
     void apiResultsStopAtTheRowLimit() {
         JsonNode result = admin.post(202, "dataset", nativeQuery("SELECT X FROM SYSTEM_RANGE(1, 2500)", Map.of(), List.of())).json();
         assertEquals(2000, result.get("row_count").asInt());
