@@ -333,8 +333,9 @@ class ExportIT {
         Downloads.Download noDatabase = admin.json("csv", body(nativeQuery(999_999, "SELECT 1")));
         assertEquals(400, noDatabase.status());
         assertEquals("invalid-query", read(noDatabase.text()).get("error_type").asText());
-        Downloads.Download mbql = admin.json("csv", body(Map.of("database", shopId, "type", "query", "query", Map.of("source-table", 1))));
+        Downloads.Download mbql = admin.json("csv", body(Map.of("database", shopId, "type", "query", "query", Map.of("source-table", 999_999))));
         assertEquals(400, mbql.status());
+        assertEquals("invalid-query", read(mbql.text()).get("error_type").asText());
     }
 
     private static JsonNode read(String text) {
