@@ -12,7 +12,9 @@ import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
+import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
+import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
 import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
@@ -33,6 +35,7 @@ import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.LogBuffer;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DetailsCodec;
+import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
@@ -83,6 +86,8 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseService databases;
     public final SchemaSync schemaSync;
     public final SyncService sync;
+    public final ConnectionTester connectionTester;
+    public final SampleDatabaseService sampleDatabases;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -115,12 +120,17 @@ public final class Quarry implements AutoCloseable {
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
-        drivers = Drivers.standard();
+        // the H2 driver refuses Quarry's own application database file
+        drivers = Drivers.standard(config.dbType == AppConfig.DbType.H2 ? config.dbUrl : null);
         databasePools = new DatabasePools(connectionPools);
-        databases = new DatabaseService(db, drivers, databasePools, new DetailsCodec(), clock);
+        connectionTester = new ConnectionTester(drivers, () -> DriverSettings.connectionTimeoutMillis(settings));
+        databases = new DatabaseService(db, drivers, databasePools, DetailsCodec.forKey(config.encryptionSecretKey),
+                connectionTester, clock);
         schemaSync = new SchemaSync(db, databases, clock);
         sync = new SyncService(databases, schemaSync, scheduler);
         every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
+        DriverSettings.register(settings, drivers);
+        sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
     }
 
     /**
@@ -150,6 +160,8 @@ public final class Quarry implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         databasePools.close();
+        connectionTester.close();
+        drivers.release();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("Scheduled tasks did not stop within 10 s");

@@ -82,7 +82,18 @@ public final class Api {
         }
         request.method(method, publisher);
         try {
-            HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response;
+            try {
+                response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (!String.valueOf(e.getMessage()).contains("header parser received no bytes")) {
+                    throw e;
+                }
+                // The pooled connection had been closed by the server (Jetty closes one after refusing a request whose
+                // body it did not read, and the JDK client can race that): not one byte of a response came back, the
+                // request was sent on a dead connection. Once more, on a fresh one.
+                response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            }
             return new Res(response.statusCode(), response.body(), response.headers().map());
         } catch (IOException e) {
             throw new IllegalStateException(method + " " + relative + " failed: " + e, e);
