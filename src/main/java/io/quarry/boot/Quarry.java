@@ -12,7 +12,9 @@ import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
+import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
+import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
 import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
@@ -45,6 +47,7 @@ import io.quarry.warehouse.DatabaseUsage;
 import io.quarry.warehouse.DetailsCodec;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.SavedQuestions;
+import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
@@ -104,6 +107,8 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseUsage databaseUsage;
     public final FieldValuesService fieldValues;
     public final SyncSchedules syncSchedules;
+    public final ConnectionTester connectionTester;
+    public final SampleDatabaseService sampleDatabases;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -136,9 +141,12 @@ public final class Quarry implements AutoCloseable {
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
-        drivers = Drivers.standard();
+        // the H2 driver refuses Quarry's own application database file
+        drivers = Drivers.standard(config.dbType == AppConfig.DbType.H2 ? config.dbUrl : null);
         databasePools = new DatabasePools(connectionPools);
-        databases = new DatabaseService(db, drivers, databasePools, new DetailsCodec(), clock);
+        connectionTester = new ConnectionTester(drivers, () -> DriverSettings.connectionTimeoutMillis(settings));
+        databases = new DatabaseService(db, drivers, databasePools, DetailsCodec.forKey(config.encryptionSecretKey),
+                connectionTester, clock);
         schemaSync = new SchemaSync(db, databases, clock);
         sync = new SyncService(databases, schemaSync, scheduler);
         queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
@@ -158,6 +166,8 @@ public final class Quarry implements AutoCloseable {
         fieldValues = sync.fieldValues();
         syncSchedules = new SyncSchedules(db, sync, databasePools, scheduler, clock);
         syncSchedules.start();
+        DriverSettings.register(settings, drivers);
+        sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
     }
 
     /**
@@ -187,6 +197,8 @@ public final class Quarry implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         databasePools.close();
+        connectionTester.close();
+        drivers.release();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("Scheduled tasks did not stop within 10 s");

@@ -53,10 +53,27 @@ public interface Driver {
     }
 
     /**
-     * A connection failure as field errors for the connection form ({@code {"password": "..."}}), or a single
-     * {@code "message"} entry when no field is to blame.
+     * A connection failure as Metabase explains it: a {@code "message"} entry (the sentence for the form) and an entry
+     * per detail field to blame ({@code {"message": "Looks like your Password is incorrect.", "password": "check your
+     * password"}}). See {@link ConnectionErrors}.
      */
     Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details);
+
+    /** The statement that proves a fresh connection really reaches a database (validation runs it once). */
+    default String validationQuery() {
+        return "SELECT 1";
+    }
+
+    /**
+     * Bounds how long one connection attempt may take, for a connection test: sets the driver's own connect, login and
+     * read timeouts in {@code properties}. Engines without network I/O need none.
+     */
+    default void applyTimeouts(Properties properties, int seconds) {
+    }
+
+    /** Lets go of what the JDBC driver keeps JVM-wide (threads), when Quarry stops. */
+    default void release() {
+    }
 
     /** What a JDBC connection needs: the driver class (loaded from Quarry's own class path), URL and properties. */
     record ConnectionSpec(String driverClass, String url, Properties properties) {

@@ -19,8 +19,18 @@ public final class Drivers {
         }
     }
 
+    /** Every engine Quarry ships. */
     public static Drivers standard() {
-        return new Drivers(List.of(new H2Driver()));
+        return standard(null);
+    }
+
+    /**
+     * Every engine Quarry ships, the H2 driver refusing {@code appDatabaseUrl}'s file when the application database
+     * is H2 (see {@link H2Driver#fileOf(String)}).
+     */
+    public static Drivers standard(String appDatabaseUrl) {
+        return new Drivers(List.of(new H2Driver(H2Driver.fileOf(appDatabaseUrl)), new PostgresDriver(), new MySqlDriver(),
+                new SqliteDriver(), new DuckDbDriver()));
     }
 
     public Collection<Driver> all() {
@@ -34,6 +44,17 @@ public final class Drivers {
             throw ApiException.invalidField("engine", "value must be a valid database engine.");
         }
         return driver;
+    }
+
+    /** Lets every driver release what it keeps JVM-wide (called when Quarry stops). */
+    public void release() {
+        for (Driver driver : byEngine.values()) {
+            try {
+                driver.release();
+            } catch (RuntimeException | LinkageError e) {
+                org.slf4j.LoggerFactory.getLogger(Drivers.class).warn("Releasing the {} driver failed: {}", driver.engine(), e.toString());
+            }
+        }
     }
 
     public Driver find(String engine) {
@@ -56,22 +77,27 @@ public final class Drivers {
 
     /**
      * Opens one connection outside any pool (to validate details), through the driver class itself rather than
-     * DriverManager, so that drivers in Quarry's own class loader are found in any container.
+     * DriverManager, so that drivers in Quarry's own class loader are found in any container. Time limits are the
+     * spec's own properties (see {@link Driver#applyTimeouts}); {@link ConnectionTester} bounds the wait as well.
      */
-    public static Connection connect(Driver.ConnectionSpec spec, int timeoutSeconds) throws SQLException {
+    public static Connection open(Driver.ConnectionSpec spec) throws SQLException {
         try {
             java.sql.Driver jdbc = (java.sql.Driver) Class.forName(spec.driverClass(), true, Drivers.class.getClassLoader())
                     .getDeclaredConstructor().newInstance();
             Properties properties = new Properties();
             properties.putAll(spec.properties());
-            properties.putIfAbsent("loginTimeout", String.valueOf(timeoutSeconds));
             Connection connection = jdbc.connect(spec.url(), properties);
             if (connection == null) {
-                throw new SQLException("The " + spec.driverClass() + " driver does not accept " + spec.url());
+                throw new SQLException("The " + spec.driverClass() + " driver does not accept the connection URL");
             }
             return connection;
         } catch (ReflectiveOperationException e) {
             throw new SQLException("JDBC driver " + spec.driverClass() + " is not available", e);
         }
+    }
+
+    /** As {@link #open}; {@code timeoutSeconds} is not applied here (kept for callers of the first version). */
+    public static Connection connect(Driver.ConnectionSpec spec, int timeoutSeconds) throws SQLException {
+        return open(spec);
     }
 }

@@ -10,14 +10,49 @@ import java.util.Set;
 
 /**
  * H2 files. A connection string is an attack surface in BI servers (H2's {@code INIT=RUNSCRIPT ...} runs arbitrary
- * SQL — and through it Java — at connect time), so only a plain file path is accepted: {@code file:} or {@code mem:}
- * prefixes aside, no {@code ;} options except a short allow-list, no remote ({@code tcp:}, {@code ssl:}) or
- * {@code zip:} URLs, and the database must already exist ({@code IFEXISTS=TRUE}).
+ * SQL — and through it Java — at connect time), so only a plain file path is accepted: an optional {@code file:}
+ * prefix, no {@code ;} options except a short allow-list, no other H2 file system ({@code tcp:}, {@code ssl:},
+ * {@code mem:}, {@code zip:}, {@code nio...:}, {@code split:} ...), and the database must already exist
+ * ({@code IFEXISTS=TRUE}). Quarry's own application database (an H2 file holding password hashes and sessions) can
+ * never be connected as a database.
  */
 public final class H2Driver extends JdbcDriver {
     /** Options a user may put after the path; everything else (INIT, TRACE_*, AUTO_SERVER...) is refused. */
     private static final Set<String> ALLOWED_OPTIONS = Set.of("ACCESS_MODE_DATA", "IFEXISTS", "USER", "PASSWORD", "MODE",
             "CASE_INSENSITIVE_IDENTIFIERS", "DATABASE_TO_UPPER", "DATABASE_TO_LOWER");
+    /** An H2 file-system prefix ({@code mem:}, {@code tcp:}, {@code nioMapped:}...), not a Windows drive letter. */
+    private static final java.util.regex.Pattern FILE_SYSTEM_PREFIX = java.util.regex.Pattern.compile("^[A-Za-z][A-Za-z0-9]+:.*");
+
+    /** The application database's H2 file (path without {@code .mv.db}), or null when it is not H2. */
+    private final Path appDatabase;
+
+    public H2Driver() {
+        this(null);
+    }
+
+    /** A driver that refuses connections to {@code appDatabase}, Quarry's own H2 application database (if any). */
+    public H2Driver(Path appDatabase) {
+        this.appDatabase = appDatabase == null ? null : stripSuffix(appDatabase.toAbsolutePath().normalize());
+    }
+
+    /** The database file of an H2 file URL ({@code jdbc:h2:file:/x/quarry;...} → {@code /x/quarry}), or null. */
+    public static Path fileOf(String jdbcUrl) {
+        if (jdbcUrl == null || !jdbcUrl.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
+            return null;
+        }
+        String location = jdbcUrl.substring("jdbc:h2:".length()).split(";", 2)[0];
+        if (location.toLowerCase(Locale.ROOT).startsWith("file:")) {
+            location = location.substring("file:".length());
+        } else if (FILE_SYSTEM_PREFIX.matcher(location).matches()) {
+            return null;
+        }
+        return stripSuffix(Path.of(location).toAbsolutePath().normalize());
+    }
+
+    private static Path stripSuffix(Path path) {
+        String name = path.getFileName() == null ? "" : path.getFileName().toString();
+        return name.endsWith(".mv.db") ? path.resolveSibling(name.substring(0, name.length() - ".mv.db".length())) : path;
+    }
 
     @Override
     public String engine() {
@@ -47,11 +82,13 @@ public final class H2Driver extends JdbcDriver {
             location = location.substring("jdbc:h2:".length());
             lower = location.toLowerCase(Locale.ROOT);
         }
-        if (lower.startsWith("tcp:") || lower.startsWith("ssl:") || lower.startsWith("zip:") || lower.startsWith("nio")
-                || lower.startsWith("split:") || lower.startsWith("async:") || lower.startsWith("memfs:") || lower.startsWith("mem:")) {
+        if (lower.startsWith("file:")) {
+            location = location.substring("file:".length());
+        } else if (FILE_SYSTEM_PREFIX.matcher(location).matches()) {
+            // tcp:, ssl:, mem:, zip:, split:, async:, nio...:, memFS:, retry: ... anything but a file on this server
             throw ApiException.invalidField("db", "Only H2 database files are supported (no remote, in-memory or archive URLs).");
         }
-        String path = lower.startsWith("file:") ? location.substring("file:".length()) : location;
+        String path = location;
         if (path.isBlank()) {
             throw ApiException.invalidField("db", "value must be a non-blank string.");
         }
@@ -82,23 +119,67 @@ public final class H2Driver extends JdbcDriver {
         if (details.get("password") != null) {
             properties.setProperty("password", details.get("password").toString());
         }
-        String normalized = Path.of(path.replaceFirst("\\.mv\\.db$", "")).toAbsolutePath().normalize().toString();
+        Path file;
+        try {
+            file = stripSuffix(Path.of(path.trim()).toAbsolutePath().normalize());
+        } catch (java.nio.file.InvalidPathException e) {
+            throw ApiException.invalidField("db", "The database path is not a valid file path.");
+        }
+        if (appDatabase != null && sameDatabase(file, appDatabase)) {
+            throw ApiException.invalidField("db", "Quarry's own application database cannot be added as a database.");
+        }
+        String normalized = file.toString();
         // Never create a database where none exists: a connection is to an existing file only.
         return new ConnectionSpec("org.h2.Driver", "jdbc:h2:file:" + normalized + options + ";IFEXISTS=TRUE", properties);
+    }
+
+    /** Same file, also when reached through a symbolic link or a differently written path. */
+    private static boolean sameDatabase(Path candidate, Path protectedDatabase) {
+        if (candidate.equals(protectedDatabase)) {
+            return true;
+        }
+        Path a = canonical(candidate);
+        Path b = canonical(protectedDatabase);
+        if (a.equals(b)) {
+            return true;
+        }
+        Path fileA = a.resolveSibling(a.getFileName() + ".mv.db");
+        Path fileB = b.resolveSibling(b.getFileName() + ".mv.db");
+        try {
+            return java.nio.file.Files.exists(fileA) && java.nio.file.Files.exists(fileB) && java.nio.file.Files.isSameFile(fileA, fileB);
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /** The path with its directory's symbolic links resolved (when the directory exists). */
+    private static Path canonical(Path path) {
+        Path parent = path.getParent();
+        try {
+            return parent == null ? path : parent.toRealPath().resolve(path.getFileName());
+        } catch (java.io.IOException e) {
+            return path;
+        }
     }
 
     @Override
     public Map<String, String> explainConnectionFailure(java.sql.SQLException failure, Map<String, Object> details) {
         String message = rootMessage(failure);
-        if (failure.getErrorCode() == 90146 || message.contains("not found, and IFEXISTS")) {
-            return Map.of("db", "No H2 database file was found at that path.");
+        int code = failure.getErrorCode();
+        if (code == 90146 || message.contains("not found, and IFEXISTS") || message.matches("(?s)^Database .* not found.*")) {
+            return ConnectionErrors.fileNotFound();
         }
-        if (failure.getErrorCode() == 28000 || message.contains("Wrong user name or password")) {
-            return Map.of("password", "Wrong user name or password.");
+        if (code == 28000 || message.contains("Wrong user name or password")) {
+            return ConnectionErrors.userOrPassword();
         }
-        if (failure.getErrorCode() == 90020) {
-            return Map.of("db", "The H2 database file is in use by another process.");
+        if (code == 90020) {
+            return ConnectionErrors.fileInUse();
         }
-        return super.explainConnectionFailure(failure, details);
+        if (code == 90030 || code == 90048 || code == 90049) { // corrupted file, unsupported format, encryption error
+            return ConnectionErrors.notADatabase();
+        }
+        Map<String, String> explained = super.explainConnectionFailure(failure, details);
+        explained.putIfAbsent("db", "check your connection string");
+        return explained;
     }
 }

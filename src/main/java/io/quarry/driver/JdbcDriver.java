@@ -57,10 +57,26 @@ public abstract class JdbcDriver implements Driver {
         };
     }
 
+    /**
+     * What no engine-specific rule recognised: a refused or unreachable host and port when the engine has them,
+     * otherwise the driver's own message.
+     */
     @Override
     public Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details) {
+        if (details.containsKey("host")) {
+            if (ConnectionErrors.causedBy(failure, java.net.UnknownHostException.class)) {
+                return ConnectionErrors.invalidHost();
+            }
+            String state = failure.getSQLState() == null ? "" : failure.getSQLState();
+            if (ConnectionErrors.causedBy(failure, java.net.ConnectException.class)
+                    || ConnectionErrors.causedBy(failure, java.net.SocketTimeoutException.class)
+                    || ConnectionErrors.causedBy(failure, java.net.NoRouteToHostException.class)
+                    || state.startsWith("08")) { // SQL state class 08: connection exception
+                return ConnectionErrors.hostAndPort();
+            }
+        }
         Map<String, String> errors = new LinkedHashMap<>();
-        errors.put("message", rootMessage(failure));
+        errors.put(ConnectionErrors.MESSAGE, rootMessage(failure));
         return errors;
     }
 
@@ -73,6 +89,12 @@ public abstract class JdbcDriver implements Driver {
             }
         }
         return message == null ? t.getClass().getSimpleName() : message;
+    }
+
+    /** A detail as a boolean: JSON true or the string "true" (a form may send either); false otherwise. */
+    protected static boolean bool(Map<String, Object> details, String key) {
+        Object value = details.get(key);
+        return Boolean.TRUE.equals(value) || (value instanceof String s && s.trim().equalsIgnoreCase("true"));
     }
 
     /** A detail as text, or null when absent or blank. */

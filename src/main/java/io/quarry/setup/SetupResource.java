@@ -8,10 +8,16 @@ import io.quarry.auth.SessionResource;
 import io.quarry.auth.SessionService;
 import io.quarry.auth.SiteUrls;
 import io.quarry.boot.AppConfig;
+import io.quarry.driver.ConnectionTester;
+import io.quarry.driver.Drivers;
 import io.quarry.mail.Mailer;
 import io.quarry.setting.Settings;
+import io.quarry.sync.SyncService;
 import io.quarry.user.User;
 import io.quarry.user.UserService;
+import io.quarry.warehouse.DatabaseResource;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.web.Cookies;
 import io.quarry.web.Json;
 import io.quarry.web.error.ApiException;
@@ -48,10 +54,19 @@ public final class SetupResource {
     private final Mailer mailer;
     private final AppConfig config;
     private final HttpServletRequest request;
+    private final DatabaseService databases;
+    private final SampleDatabaseService sample;
+    private final Drivers drivers;
+    private final SyncService sync;
 
     @Inject
     public SetupResource(SetupService setup, SessionService sessions, Passwords passwords, Settings settings,
-                         PasswordResetService resets, Mailer mailer, AppConfig config, @Context HttpServletRequest request) {
+                         PasswordResetService resets, Mailer mailer, AppConfig config, @Context HttpServletRequest request,
+                         DatabaseService databases, SampleDatabaseService sample, Drivers drivers, SyncService sync) {
+        this.databases = databases;
+        this.sample = sample;
+        this.drivers = drivers;
+        this.sync = sync;
         this.setup = setup;
         this.sessions = sessions;
         this.passwords = passwords;
@@ -64,7 +79,10 @@ public final class SetupResource {
 
     /**
      * Accepts both the spec's flat body ({@code email}, {@code password}, {@code site_name}, ...) and the nested body real
-     * clients send ({@code user: {...}, prefs: {...}, invite: {...}, database: {...}}).
+     * clients send ({@code user: {...}, prefs: {...}, invite: {...}, database: {...}}). A database given (nested
+     * {@code database: {engine, name, details, ...}} or flat {@code engine}, {@code name}, {@code details}) is tried for
+     * real before anything is written, and added once the administrator exists. The sample database is added too, in
+     * the background, unless {@code MB_LOAD_SAMPLE_CONTENT=false}.
      */
     @POST
     @Access(Access.Level.PUBLIC)
@@ -81,6 +99,20 @@ public final class SetupResource {
         String siteLocale = prefs.optLocale("site_locale");
         Boolean allowTracking = prefs.optBool("allow_tracking");
         Body invite = inviteOf(body);
+        boolean withDatabase = body.hasValue("database") || body.hasValue("engine");
+        Body databaseBody = body.hasValue("database") ? body.nested("database") : body;
+        DatabaseResource.NewDatabase database = withDatabase ? DatabaseResource.NewDatabase.read(databaseBody, drivers) : null;
+        if (databaseBody != body || !withDatabase) {
+            // the spec's top-level schedules and auto_run_queries, for the database given nested (checked either way)
+            Map<String, Object> schedules = DatabaseResource.schedules(body);
+            Boolean autoRun = body.optBool("auto_run_queries");
+            if (database != null && (database.schedules() == null || database.autoRunQueries() == null)) {
+                database = new DatabaseResource.NewDatabase(database.engine(), database.name(), database.details(),
+                        database.isFullSync(), database.isOnDemand(), database.schedules() != null ? database.schedules() : schedules,
+                        database.autoRunQueries() != null ? database.autoRunQueries() : autoRun, database.cacheTtl(),
+                        database.connectionSource());
+            }
+        }
         String invitedEmail = invite.optEmail("invited_email");
         String invitedFirstName = invite.optNonBlank("invited_first_name");
         String invitedLastName = invite.optNonBlank("invited_last_name");
@@ -88,14 +120,18 @@ public final class SetupResource {
         user.throwIfInvalid();
         prefs.throwIfInvalid();
         invite.throwIfInvalid();
+        if (databaseBody != body) {
+            databaseBody.throwIfInvalid();
+        }
         setup.checkToken(token);
         setup.checkNotSetUp();
         passwords.requireValid("password", password);
         if (invitedEmail != null && invitedEmail.trim().equalsIgnoreCase(email.trim())) {
             throw ApiException.invalidField("invited_email", "Email address already in use.");
         }
-        if (body.hasValue("database") || body.hasValue("engine")) {
-            throw ApiException.invalidField("engine", "Adding a database during setup is not supported yet.");
+        if (database != null) {
+            // before anything is written: a database that cannot be reached fails setup as a whole
+            databases.requireConnection(database.engine(), database.details());
         }
         UserService.NewUser invitee = null;
         if (invitedEmail != null) {
@@ -109,6 +145,12 @@ public final class SetupResource {
         SetupService.Created created = setup.setup(new UserService.NewUser(email, firstName, lastName, password, true, null, null),
                 new SetupService.SitePrefs(siteName, siteLocale, allowTracking), invitee, resets::issueToken);
         User admin = created.admin();
+        if (database != null) {
+            DatabaseResource.store(database, databases, sync, admin.id);
+        }
+        if (sample.loadByDefault()) {
+            sample.addInBackground();
+        }
         if (settings.string("site-url") == null) {
             // The setup request comes from the token holder: its address is trusted as the site URL, which emailed
             // links (password resets asked for anonymously) are built on from now on.
@@ -160,7 +202,8 @@ public final class SetupResource {
 
     /**
      * Tests a database connection during setup. Body as real clients send it, {@code {"token", "details": {"engine",
-     * "details"}}}, or flat ({@code engine}, {@code details}, {@code token}).
+     * "details"}}}, or flat ({@code engine}, {@code details}, {@code token}). 200 {@code {"valid": true}} when the
+     * database answers; otherwise 400 with Metabase's {@code {"message", "errors": {field: hint}}}.
      */
     @POST
     @Path("validate")
@@ -170,13 +213,16 @@ public final class SetupResource {
         String token = body.nonBlank("token");
         body.throwIfInvalid();
         setup.checkToken(token);
-        JsonNode details = body.get("details");
-        JsonNode engine = details.isObject() && details.has("engine") ? details.get("engine") : body.get("engine");
-        if (!engine.isTextual() || engine.asText().isBlank()) {
-            throw ApiException.invalidField("engine", "value must be a valid database engine.");
+        JsonNode nested = body.get("details");
+        Body database = nested.isObject() && nested.has("engine") ? body.nested("details") : body;
+        String engine = DatabaseResource.engine(database, drivers, false);
+        Map<String, Object> details = database.map("details");
+        database.throwIfInvalid();
+        ConnectionTester.Failure failure = databases.testConnection(engine, details);
+        if (failure != null) {
+            throw failure.toException();
         }
-        // Database engines land with the databases module; until then no engine can be connected to.
-        throw ApiException.invalidField("engine", "Database engines are not supported yet.");
+        return Map.of("valid", true);
     }
 
     @GET

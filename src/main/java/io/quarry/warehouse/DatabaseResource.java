@@ -1,7 +1,9 @@
 package io.quarry.warehouse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.Driver;
+import io.quarry.driver.Drivers;
 import io.quarry.sync.SyncService;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
@@ -11,47 +13,219 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** {@code /api/database}: connected databases (reading them is {@link DatabaseMetadataResource}'s). */
+/**
+ * {@code /api/database}: connected databases — add (after a real connection test), validate details, update, delete,
+ * and add the bundled sample database. Reading them is {@link DatabaseMetadataResource}'s.
+ */
 @Path("database")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class DatabaseResource {
+    /** Metabase's message for any bad {@code engine}. */
+    static final String INVALID_ENGINE = "value must be a valid database engine.";
+
     private final DatabaseService databases;
+    private final SampleDatabaseService sample;
+    private final Drivers drivers;
     private final SyncService sync;
     private final Caller caller;
 
     @Inject
-    public DatabaseResource(DatabaseService databases, SyncService sync, Caller caller) {
+    public DatabaseResource(DatabaseService databases, SampleDatabaseService sample, Drivers drivers, SyncService sync,
+                            Caller caller) {
         this.databases = databases;
+        this.sample = sample;
+        this.drivers = drivers;
         this.sync = sync;
         this.caller = caller;
     }
 
+    /**
+     * Adds a database. As Metabase: the details are tried for real first; a failed connection answers 400
+     * {@code {"message", "errors": {field: hint}}} and stores nothing.
+     */
     @POST
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> create(JsonNode json) {
         Body body = Body.of(json);
-        String engine = body.nonBlank("engine");
-        String name = body.nonBlank("name");
-        Map<String, Object> details = body.map("details");
+        NewDatabase spec = NewDatabase.read(body, drivers);
         body.throwIfInvalid();
+        Database created = add(spec, databases, sync, caller.id());
+        return DatabaseViews.view(created, databases.driverOf(created), caller);
+    }
+
+    /** A database to add, as {@code POST /api/database} and setup's {@code database} take it. */
+    public record NewDatabase(String engine, String name, Map<String, Object> details, Boolean isFullSync, Boolean isOnDemand,
+                              Map<String, Object> schedules, Boolean autoRunQueries, Long cacheTtl, String connectionSource) {
+        /** Reads and checks the fields, recording errors in {@code body}. */
+        public static NewDatabase read(Body body, Drivers drivers) {
+            String engine = DatabaseResource.engine(body, drivers, false);
+            String name = body.nonBlank("name");
+            Map<String, Object> details = body.map("details");
+            Boolean isFullSync = body.optBool("is_full_sync");
+            Boolean isOnDemand = body.optBool("is_on_demand");
+            Map<String, Object> schedules = DatabaseResource.schedules(body);
+            Boolean autoRun = body.optBool("auto_run_queries");
+            Long cacheTtl = body.optPosInt("cache_ttl");
+            String source = body.optEnum("connection_source", "admin", "setup");
+            return new NewDatabase(engine, name, details, isFullSync, isOnDemand, schedules, autoRun, cacheTtl, source);
+        }
+    }
+
+    /** Tries the connection (400 when it fails, nothing stored), stores the database and starts its first sync. */
+    public static Database add(NewDatabase spec, DatabaseService databases, SyncService sync, Long creatorId) {
+        databases.requireConnection(spec.engine(), spec.details());
+        return store(spec, databases, sync, creatorId);
+    }
+
+    /** Stores a database whose connection was already tried, and starts its first sync. */
+    public static Database store(NewDatabase spec, DatabaseService databases, SyncService sync, Long creatorId) {
         Database database = new Database();
-        database.engine = engine;
-        database.name = name;
-        database.details = details;
-        database.creatorId = caller.id();
-        Driver driver = databases.driverOf(database);
-        driver.connectionSpec(details);
+        database.engine = spec.engine();
+        database.name = spec.name();
+        database.details = spec.details();
+        database.creatorId = creatorId;
+        database.isFullSync = spec.isFullSync() == null || spec.isFullSync();
+        database.isOnDemand = spec.isOnDemand() != null && spec.isOnDemand();
+        if (spec.autoRunQueries() != null) {
+            database.autoRunQueries = spec.autoRunQueries();
+        }
+        database.cacheTtl = spec.cacheTtl() == null ? null : spec.cacheTtl().intValue();
+        applySchedules(database, spec.schedules());
         Database created = databases.create(database);
         sync.syncInBackground(created.id);
-        return DatabaseViews.view(created, driver, caller);
+        return created;
+    }
+
+    /**
+     * Tests a connection: {@code {"valid": true}}, or — as Metabase answers — 200 {@code {"valid": false, "message",
+     * "errors"}}. Takes Metabase's body {@code {"details": {"engine", "details"}}} or the flat {@code engine, details}.
+     */
+    @POST
+    @Path("validate")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Object> validate(JsonNode json) {
+        Body outer = Body.of(json);
+        JsonNode nested = outer.get("details");
+        Body body = nested.isObject() && nested.has("engine") ? outer.nested("details") : outer;
+        String engine = engine(body, drivers, false);
+        Map<String, Object> details = body.map("details");
+        body.throwIfInvalid();
+        ConnectionTester.Failure failure = databases.testConnection(engine, details);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("valid", failure == null);
+        if (failure != null) {
+            result.putAll(failure.body());
+        }
+        return result;
+    }
+
+    /** Adds the bundled sample database, or answers the one already added. */
+    @POST
+    @Path("sample_database")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Object> addSample() {
+        Database database = sample.ensureAdded();
+        return DatabaseViews.view(database, databases.driverOf(database), caller);
+    }
+
+    /**
+     * Updates a database. Absent or null fields stay as they are (Metabase's rule), except {@code cache_ttl}, which null
+     * clears. Details are merged over the stored ones, a secret sent back as {@code **MetabasePass**} keeps its value,
+     * and changed details (or a changed engine) are tried for real before anything is written.
+     */
+    @PUT
+    @Path("{id}")
+    @Access(Access.Level.SUPERUSER)
+    public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
+        Body body = Body.of(json);
+        String name = body.optNonBlank("name");
+        String engine = engine(body, drivers, true);
+        Boolean refingerprint = body.optBool("refingerprint");
+        Map<String, Object> details = body.optMap("details");
+        Map<String, Object> schedules = schedules(body);
+        String description = body.optString("description");
+        String caveats = body.optString("caveats");
+        String pointsOfInterest = body.optString("points_of_interest");
+        Boolean autoRun = body.optBool("auto_run_queries");
+        Long cacheTtl = body.optPosInt("cache_ttl");
+        Map<String, Object> settings = body.optMap("settings");
+        Boolean isFullSync = body.optBool("is_full_sync");
+        Boolean isOnDemand = body.optBool("is_on_demand");
+        body.throwIfInvalid();
+
+        Database database = databases.require(id.value());
+        Map<String, Object> merged = details == null ? database.details : DatabaseService.mergeDetails(database.details, details);
+        boolean detailsChanged = details != null && !DatabaseService.sameDetails(merged, database.details);
+        boolean engineChanged = engine != null && !engine.equals(database.engine);
+        if (detailsChanged || engineChanged) {
+            databases.requireConnection(engine != null ? engine : database.engine, merged);
+        }
+        if (name != null) {
+            database.name = name;
+        }
+        if (engine != null) {
+            database.engine = engine;
+        }
+        database.details = merged;
+        if (refingerprint != null) {
+            database.refingerprint = refingerprint;
+        }
+        if (description != null) {
+            database.description = description;
+        }
+        if (caveats != null) {
+            database.caveats = caveats;
+        }
+        if (pointsOfInterest != null) {
+            database.pointsOfInterest = pointsOfInterest;
+        }
+        if (autoRun != null) {
+            database.autoRunQueries = autoRun;
+        }
+        if (body.has("cache_ttl")) {
+            database.cacheTtl = cacheTtl == null ? null : cacheTtl.intValue();
+        }
+        if (settings != null) {
+            // a PATCH: keys sent replace, keys sent as null are removed
+            Map<String, Object> patched = new LinkedHashMap<>(database.settings == null ? Map.of() : database.settings);
+            settings.forEach((k, v) -> {
+                if (v == null) {
+                    patched.remove(k);
+                } else {
+                    patched.put(k, v);
+                }
+            });
+            database.settings = patched;
+        }
+        if (isOnDemand != null) {
+            database.isOnDemand = isOnDemand;
+        }
+        if (isFullSync != null) {
+            database.isFullSync = isFullSync;
+        }
+        if (schedules != null) {
+            applySchedules(database, schedules);
+        }
+        if (!database.isFullSync) {
+            database.cacheFieldValuesSchedule = null; // no scheduled field-values scan without a full sync
+        } else if (database.cacheFieldValuesSchedule == null) {
+            database.cacheFieldValuesSchedule = Schedules.randomDaily();
+        }
+        Database updated = databases.update(database, detailsChanged || engineChanged);
+        if (detailsChanged || engineChanged) {
+            sync.syncInBackground(updated.id);
+        }
+        return DatabaseViews.view(updated, databases.driverOf(updated), caller);
     }
 
     @DELETE
@@ -60,5 +234,73 @@ public final class DatabaseResource {
     public Response delete(@PathParam("id") PosInt id) {
         databases.delete(id.value());
         return Response.noContent().build();
+    }
+
+    /** {@code engine}: a known engine key, else Metabase's "value must be a valid database engine.". */
+    public static String engine(Body body, Drivers drivers, boolean nullable) {
+        JsonNode value = body.get("engine");
+        if (value.isNull() || value.isMissingNode()) {
+            if (!nullable) {
+                body.addError("engine", INVALID_ENGINE, "missing required key, received: nil");
+            }
+            return null;
+        }
+        if (!value.isTextual() || drivers.find(value.asText()) == null) {
+            body.addError("engine", (nullable ? "nullable " : "") + INVALID_ENGINE, "Valid database engine, received: "
+                    + (value.isTextual() ? "\"" + value.asText() + "\"" : value.toString()));
+            return null;
+        }
+        return value.asText();
+    }
+
+    /** {@code schedules}: a map whose {@code metadata_sync} and {@code cache_field_values} are valid schedule maps. */
+    public static Map<String, Object> schedules(Body body) {
+        JsonNode value = body.get("schedules");
+        if (value.isNull() || value.isMissingNode()) {
+            return null;
+        }
+        Map<String, Object> schedules = body.optMap("schedules");
+        if (schedules == null) {
+            return null;
+        }
+        try {
+            for (Map.Entry<String, Object> entry : schedules.entrySet()) {
+                if (!entry.getKey().equals("metadata_sync") && !entry.getKey().equals("cache_field_values")) {
+                    continue;
+                }
+                if (entry.getValue() == null && entry.getKey().equals("cache_field_values")) {
+                    continue;
+                }
+                if (!(entry.getValue() instanceof Map<?, ?> map)) {
+                    throw new IllegalArgumentException(entry.getKey());
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> schedule = (Map<String, Object>) map;
+                Schedules.toCron(schedule);
+            }
+        } catch (IllegalArgumentException e) {
+            body.addError("schedules", "nullable " + Schedules.INVALID, "invalid schedule map, received: " + value);
+            return null;
+        }
+        return schedules;
+    }
+
+    /**
+     * Applies a client's schedules, which Metabase honours only when the details let the user control scheduling;
+     * otherwise (and for whatever is not given) the database keeps or gets randomised defaults.
+     */
+    @SuppressWarnings("unchecked")
+    static void applySchedules(Database database, Map<String, Object> schedules) {
+        boolean userControls = database.details != null && Boolean.TRUE.equals(database.details.get("let-user-control-scheduling"));
+        if (schedules == null || !userControls) {
+            return;
+        }
+        if (schedules.get("metadata_sync") instanceof Map<?, ?> sync) {
+            database.metadataSyncSchedule = Schedules.toCron((Map<String, Object>) sync);
+        }
+        if (schedules.containsKey("cache_field_values")) {
+            Object values = schedules.get("cache_field_values");
+            database.cacheFieldValuesSchedule = values instanceof Map<?, ?> m ? Schedules.toCron((Map<String, Object>) m) : null;
+        }
     }
 }

@@ -1,8 +1,10 @@
 package io.quarry.warehouse;
 
 import io.quarry.appdb.Db;
+import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Driver;
+import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
 import io.quarry.web.error.Checks;
 import java.sql.Connection;
@@ -10,10 +12,15 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
-/** Connected databases: storing them (details decoded here, never elsewhere), and connecting to them. */
+/**
+ * Connected databases: storing them (details decoded here, never elsewhere), trying their connection details, and
+ * connecting to them.
+ */
 public final class DatabaseService {
     /** Metabase's default: metadata sync hourly; Quarry picks the minute when none is given. */
     public static final String DEFAULT_SYNC_SCHEDULE = "0 50 * * * ? *";
@@ -23,14 +30,33 @@ public final class DatabaseService {
     private final Drivers drivers;
     private final DatabasePools pools;
     private final DetailsCodec codec;
+    private final ConnectionTester tester;
     private final Clock clock;
 
     public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, Clock clock) {
+        this(db, drivers, pools, codec, new ConnectionTester(drivers, () -> DriverSettings.DEFAULT_CONNECTION_TIMEOUT_MS), clock);
+    }
+
+    public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, ConnectionTester tester, Clock clock) {
         this.db = db;
         this.drivers = drivers;
         this.pools = pools;
         this.codec = codec;
+        this.tester = tester;
         this.clock = clock;
+    }
+
+    /**
+     * Tries the details for real (one connection, bounded in time). Null when the database answered, otherwise why not
+     * (Metabase's {@code {"message", "errors"}}). Details the engine refuses outright answer a 400.
+     */
+    public ConnectionTester.Failure testConnection(String engine, Map<String, Object> details) {
+        return tester.test(engine, details);
+    }
+
+    /** As {@link #testConnection}, answering the failure as a 400. */
+    public void requireConnection(String engine, Map<String, Object> details) {
+        tester.require(engine, details);
     }
 
     /** Stores a new database (details already validated by its driver); returns it with its id. */
@@ -40,7 +66,10 @@ public final class DatabaseService {
         database.createdAt = now;
         database.updatedAt = now;
         if (database.metadataSyncSchedule == null) {
-            database.metadataSyncSchedule = DEFAULT_SYNC_SCHEDULE;
+            database.metadataSyncSchedule = Schedules.randomHourly();
+        }
+        if (database.cacheFieldValuesSchedule == null && database.isFullSync) {
+            database.cacheFieldValuesSchedule = Schedules.randomDaily();
         }
         database.storedDetails = codec.encode(database.details);
         db.run(session -> session.getMapper(WarehouseMapper.class).insertDatabase(database));
@@ -53,6 +82,40 @@ public final class DatabaseService {
         database.storedDetails = codec.encode(database.details);
         db.run(session -> session.getMapper(WarehouseMapper.class).updateDatabase(database));
         return database;
+    }
+
+    /**
+     * Writes an edited database. When its connection changed (engine or details), the pool is closed at once:
+     * connections to what the database used to point at are not kept, and the next use builds a pool from the new
+     * details.
+     */
+    public Database update(Database database, boolean connectionChanged) {
+        Database updated = update(database);
+        if (connectionChanged) {
+            pools.close(database.id);
+        }
+        return updated;
+    }
+
+    /**
+     * The details a client sent for an existing database, as Metabase merges them: over the stored ones (keys not
+     * sent are kept), and a secret sent back as the redaction placeholder keeps its stored value.
+     */
+    public static Map<String, Object> mergeDetails(Map<String, Object> stored, Map<String, Object> incoming) {
+        Map<String, Object> merged = new LinkedHashMap<>(stored == null ? Map.of() : stored);
+        incoming.forEach((key, value) -> {
+            if (DatabaseViews.REDACTED.equals(value)) {
+                return; // keep the stored value (and never store the placeholder itself as a secret)
+            }
+            merged.put(key, value);
+        });
+        return merged;
+    }
+
+    /** True when the details differ (compared as JSON values, so 5432 and 5432.0 are not told apart by accident). */
+    public static boolean sameDetails(Map<String, Object> a, Map<String, Object> b) {
+        return Objects.equals(io.quarry.web.Json.MAPPER.valueToTree(a == null ? Map.of() : a),
+                io.quarry.web.Json.MAPPER.valueToTree(b == null ? Map.of() : b));
     }
 
     /** The database, or null. */

@@ -41,10 +41,19 @@ public final class DatabaseViews {
         v.put("updated_at", d.updatedAt);
         v.put("metadata_sync_schedule", d.metadataSyncSchedule);
         v.put("cache_field_values_schedule", d.cacheFieldValuesSchedule);
+        v.put("schedules", schedules(d));
         v.put("features", driver.features().stream().map(Feature::keyword).sorted().toList());
         v.put("native_permissions", caller.superuser() ? "write" : "none");
         v.put("can_upload", false);
         return v;
+    }
+
+    /** The stored cron schedules as Metabase's expanded schedule maps. */
+    public static Map<String, Object> schedules(Database d) {
+        Map<String, Object> schedules = new LinkedHashMap<>();
+        schedules.put("metadata_sync", Schedules.toMap(d.metadataSyncSchedule));
+        schedules.put("cache_field_values", Schedules.toMap(d.cacheFieldValuesSchedule));
+        return schedules;
     }
 
     /** Details with every secret replaced by the placeholder. */

@@ -1,0 +1,33 @@
+package io.quarry.driver;
+
+import static io.quarry.setting.Setting.Type.INTEGER;
+import static io.quarry.setting.Setting.Type.JSON;
+import static io.quarry.setting.Setting.Visibility.INTERNAL;
+import static io.quarry.setting.Setting.Visibility.PUBLIC;
+
+import io.quarry.setting.Setting;
+import io.quarry.setting.Settings;
+
+/** Settings of connected databases' engines. */
+public final class DriverSettings {
+    /** Metabase's default: a connection attempt may take ten seconds. */
+    public static final long DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
+
+    private DriverSettings() {
+    }
+
+    public static void register(Settings settings, Drivers drivers) {
+        settings.register(
+                // engine key → name and connection form, as clients build their "add a database" forms from it
+                Setting.of("engines", JSON).visibility(PUBLIC).computed(drivers::describe).build(),
+                Setting.of("db-connection-timeout-ms", INTEGER).visibility(INTERNAL).defaultValue(DEFAULT_CONNECTION_TIMEOUT_MS)
+                        .description("How long a connection test may take, in milliseconds "
+                                + "(MB_DB_CONNECTION_TIMEOUT_MS).").build());
+    }
+
+    /** The configured connection-test timeout. */
+    public static long connectionTimeoutMillis(Settings settings) {
+        Long value = settings.integer("db-connection-timeout-ms");
+        return value == null || value <= 0 ? DEFAULT_CONNECTION_TIMEOUT_MS : value;
+    }
+}

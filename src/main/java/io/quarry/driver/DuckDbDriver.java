@@ -1,0 +1,118 @@
+package io.quarry.driver;
+
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * DuckDB files. They are opened read-only, which also means a missing file is an error rather than a new empty
+ * database, and several Quarry databases may share one file. DuckDB SQL can read any file and fetch extensions from
+ * the network; external access, extension loading and installing are switched off and the configuration locked, so
+ * queries see the database file and nothing else.
+ */
+public final class DuckDbDriver extends FileDriver {
+    private static final SqlDialect DIALECT = new SqlDialect() { };
+
+    @Override
+    public String engine() {
+        return "duckdb";
+    }
+
+    @Override
+    public String displayName() {
+        return "DuckDB";
+    }
+
+    @Override
+    protected String urlPrefix() {
+        return "jdbc:duckdb:";
+    }
+
+    @Override
+    protected String pathExample() {
+        return "/home/camsaul/toucan_sightings.duckdb";
+    }
+
+    @Override
+    public ConnectionSpec connectionSpec(Map<String, Object> details) {
+        Properties properties = new Properties();
+        properties.setProperty("duckdb.read_only", "true");
+        properties.setProperty("enable_external_access", "false");
+        properties.setProperty("autoinstall_known_extensions", "false");
+        properties.setProperty("autoload_known_extensions", "false");
+        properties.setProperty("allow_community_extensions", "false");
+        properties.setProperty("lock_configuration", "true");
+        return new ConnectionSpec("org.duckdb.DuckDBDriver", urlPrefix() + path(details), properties);
+    }
+
+    @Override
+    public Set<Feature> features() {
+        Set<Feature> features = EnumSet.copyOf(super.features());
+        features.addAll(EnumSet.of(Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX,
+                Feature.PERCENTILE_AGGREGATIONS, Feature.DATETIME_DIFF));
+        return features;
+    }
+
+    @Override
+    public SqlDialect dialect() {
+        return DIALECT;
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return Set.of("information_schema", "pg_catalog");
+    }
+
+    /** By DuckDB's type name: its JDBC codes say OTHER for many types (UUID, JSON, HUGEINT, lists). */
+    @Override
+    public String baseType(int jdbcType, String databaseTypeName) {
+        String name = databaseTypeName == null ? "" : databaseTypeName.trim().toUpperCase(Locale.ROOT);
+        if (name.endsWith("[]") || name.startsWith("LIST") || name.matches(".*\\[\\d+\\]$")) {
+            return "type/Array";
+        }
+        if (name.startsWith("STRUCT") || name.startsWith("MAP") || name.startsWith("UNION")) {
+            return "type/Structured";
+        }
+        if (name.startsWith("ENUM")) {
+            return "type/Text";
+        }
+        if (name.startsWith("DECIMAL") || name.startsWith("NUMERIC")) {
+            return "type/Decimal";
+        }
+        return switch (name) {
+            case "BIGINT", "INT8", "LONG", "HUGEINT", "UHUGEINT", "UBIGINT", "UINTEGER" -> "type/BigInteger";
+            case "INTEGER", "INT", "INT4", "SMALLINT", "INT2", "TINYINT", "INT1", "USMALLINT", "UTINYINT" -> "type/Integer";
+            case "DOUBLE", "FLOAT", "REAL", "FLOAT4", "FLOAT8" -> "type/Float";
+            case "VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR" -> "type/Text";
+            case "BOOLEAN", "BOOL" -> "type/Boolean";
+            case "DATE" -> "type/Date";
+            case "TIMESTAMP", "DATETIME", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS", "TIMESTAMP_US" -> "type/DateTime";
+            case "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ" -> "type/DateTimeWithLocalTZ";
+            case "TIME" -> "type/Time";
+            case "TIME WITH TIME ZONE", "TIMETZ" -> "type/TimeWithLocalTZ";
+            case "UUID" -> "type/UUID";
+            case "JSON" -> "type/JSON";
+            case "BLOB", "BYTEA", "BIT", "INTERVAL" -> "type/*";
+            default -> super.baseType(jdbcType, databaseTypeName);
+        };
+    }
+
+    @Override
+    public Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details) {
+        String message = String.valueOf(rootMessage(failure)).toLowerCase(Locale.ROOT);
+        if (message.contains("database does not exist") || message.contains("no such file")) {
+            return ConnectionErrors.fileNotFound();
+        }
+        if (message.contains("not a valid duckdb database file")) {
+            return ConnectionErrors.notADatabase();
+        }
+        if (message.contains("could not set lock") || message.contains("conflicting lock")
+                || message.contains("different configuration")) {
+            return ConnectionErrors.fileInUse();
+        }
+        return super.explainConnectionFailure(failure, details);
+    }
+}

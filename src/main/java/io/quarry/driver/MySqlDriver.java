@@ -1,0 +1,149 @@
+package io.quarry.driver;
+
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/** MySQL and MariaDB servers, through MySQL Connector/J (both speak the same protocol). */
+public final class MySqlDriver extends ServerDriver {
+    /** Back-ticked identifiers, as MySQL quotes them unless ANSI_QUOTES is on. */
+    static final SqlDialect DIALECT = new SqlDialect() {
+        @Override
+        public String quote(String identifier) {
+            return "`" + identifier.replace("`", "``") + "`";
+        }
+    };
+
+    @Override
+    public String engine() {
+        return "mysql";
+    }
+
+    @Override
+    public String displayName() {
+        return "MySQL";
+    }
+
+    @Override
+    protected int defaultPort() {
+        return 3306;
+    }
+
+    @Override
+    protected String urlPrefix() {
+        return "jdbc:mysql://";
+    }
+
+    @Override
+    protected String driverClass() {
+        return "com.mysql.cj.jdbc.Driver";
+    }
+
+    @Override
+    protected String optionsExample() {
+        return "tinyInt1isBit=false";
+    }
+
+    /**
+     * Stops Connector/J's abandoned-connection clean-up thread, which would otherwise pin an undeployed webapp. The
+     * thread starts as soon as the driver class is loaded — and DriverManager loads every driver of the WAR, used or
+     * not — so it is stopped whether or not a MySQL database was ever connected.
+     */
+    @Override
+    public void release() {
+        com.mysql.cj.jdbc.AbandonedConnectionCleanupThread.checkedShutdown();
+    }
+
+    @Override
+    protected void engineProperties(Map<String, Object> details, Properties properties) {
+        if (bool(details, "ssl")) {
+            properties.setProperty("sslMode", "REQUIRED");
+        } else {
+            properties.putIfAbsent("sslMode", "PREFERRED");
+        }
+        // Never let the server make the client read local files or hand it serialised Java objects.
+        properties.setProperty("allowLoadLocalInfile", "false");
+        properties.setProperty("allowUrlInLocalInfile", "false");
+        properties.setProperty("autoDeserialize", "false");
+        properties.putIfAbsent("zeroDateTimeBehavior", "CONVERT_TO_NULL");
+        // Milliseconds. A pool connection may wait this long for a far-away server; a connection test sets its own.
+        properties.putIfAbsent("connectTimeout", "10000");
+    }
+
+    @Override
+    public void applyTimeouts(Properties properties, int seconds) {
+        properties.setProperty("connectTimeout", String.valueOf(seconds * 1000L));
+        properties.setProperty("socketTimeout", String.valueOf(seconds * 1000L));
+    }
+
+    @Override
+    public Set<Feature> features() {
+        Set<Feature> features = EnumSet.copyOf(super.features());
+        features.addAll(EnumSet.of(Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE,
+                Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS));
+        return features;
+    }
+
+    @Override
+    public SqlDialect dialect() {
+        return DIALECT;
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return Set.of("information_schema", "mysql", "performance_schema", "sys");
+    }
+
+    @Override
+    public String baseType(int jdbcType, String databaseTypeName) {
+        String name = databaseTypeName == null ? "" : databaseTypeName.toLowerCase(Locale.ROOT);
+        if (name.endsWith(" unsigned")) {
+            String signed = name.substring(0, name.length() - " unsigned".length());
+            return switch (signed) {
+                case "bigint" -> "type/Decimal"; // up to 2^64 - 1: more than a BigInteger column holds
+                case "int", "integer" -> "type/BigInteger";
+                case "tinyint", "smallint", "mediumint" -> "type/Integer";
+                default -> baseType(jdbcType, signed);
+            };
+        }
+        return switch (name) {
+            case "json" -> "type/JSON";
+            // TIMESTAMP values are stored in UTC and shown in the session's time zone; DATETIME is wall-clock time
+            case "timestamp" -> "type/DateTimeWithLocalTZ";
+            case "datetime" -> "type/DateTime";
+            case "year" -> "type/Date";
+            case "bit", "bool", "boolean" -> "type/Boolean";
+            case "enum", "set" -> "type/Text";
+            case "tinytext", "text", "mediumtext", "longtext" -> "type/Text";
+            case "tinyblob", "blob", "mediumblob", "longblob", "binary", "varbinary", "geometry" -> "type/*";
+            default -> super.baseType(jdbcType, databaseTypeName);
+        };
+    }
+
+    @Override
+    public Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details) {
+        String lower = String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT);
+        switch (failure.getErrorCode()) {
+            case 1045: // Access denied for user 'x'@'host' (using password: YES): MySQL does not say which is wrong
+                return ConnectionErrors.userOrPassword();
+            case 1049: // Unknown database
+                return ConnectionErrors.databaseName();
+            case 1044: // Access denied for user to database
+                return ConnectionErrors.databaseName();
+            case 3159: // Connections using insecure transport are prohibited
+                return ConnectionErrors.requiresSsl();
+            default:
+                break;
+        }
+        if (lower.contains("insecure transport")) {
+            return ConnectionErrors.requiresSsl();
+        }
+        if (ConnectionErrors.causedBy(failure, javax.net.ssl.SSLHandshakeException.class)) {
+            return ConnectionErrors.certificateNotTrusted();
+        }
+        return super.explainConnectionFailure(failure, details);
+    }
+}

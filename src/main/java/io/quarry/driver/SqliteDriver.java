@@ -1,0 +1,125 @@
+package io.quarry.driver;
+
+import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * SQLite files, through xerial's sqlite-jdbc. Files are opened read-write but never created (no
+ * {@code SQLITE_OPEN_CREATE}); extension loading stays off and no other database file can be attached, so queries see
+ * this file only. SQLite has no schemas: tables come with a null schema.
+ */
+public final class SqliteDriver extends FileDriver {
+    /** {@code SQLITE_OPEN_READWRITE} alone: opening a missing file fails instead of creating it. */
+    private static final int OPEN_READWRITE = 0x02;
+    private static final SqlDialect DIALECT = new SqlDialect() { };
+
+    @Override
+    public String engine() {
+        return "sqlite";
+    }
+
+    @Override
+    public String displayName() {
+        return "SQLite";
+    }
+
+    @Override
+    protected String urlPrefix() {
+        return "jdbc:sqlite:";
+    }
+
+    @Override
+    protected String pathExample() {
+        return "/home/camsaul/toucan_sightings.sqlite";
+    }
+
+    @Override
+    public ConnectionSpec connectionSpec(Map<String, Object> details) {
+        Properties properties = new Properties();
+        properties.setProperty("open_mode", String.valueOf(OPEN_READWRITE));
+        properties.setProperty("enable_load_extension", "false");
+        // no ATTACH DATABASE: queries see this file only (ATTACH could also create files anywhere)
+        properties.setProperty("limit_attached", "0");
+        return new ConnectionSpec("org.sqlite.JDBC", urlPrefix() + path(details), properties);
+    }
+
+    /** Reads the schema, which proves the file is a SQLite database (opening alone does not). */
+    @Override
+    public String validationQuery() {
+        return "SELECT COUNT(*) FROM sqlite_master";
+    }
+
+    @Override
+    public Set<Feature> features() {
+        Set<Feature> features = EnumSet.copyOf(super.features());
+        features.remove(Feature.STANDARD_DEVIATION_AGGREGATIONS); // SQLite has no STDDEV
+        features.addAll(EnumSet.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF));
+        return features;
+    }
+
+    @Override
+    public SqlDialect dialect() {
+        return DIALECT;
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return Set.of();
+    }
+
+    /**
+     * SQLite columns have a declared type name, not a type: the driver's JDBC codes are guesses. The base type comes
+     * from the declared name, exact well-known names first, then SQLite's own affinity rules.
+     */
+    @Override
+    public String baseType(int jdbcType, String databaseTypeName) {
+        String name = databaseTypeName == null ? "" : databaseTypeName.trim().toUpperCase(Locale.ROOT);
+        String bare = name.replaceAll("\\s*\\(.*$", "");
+        switch (bare) {
+            case "BIGINT", "INT8", "UNSIGNED BIG INT":
+                return "type/BigInteger";
+            case "BOOLEAN", "BOOL", "BIT":
+                return "type/Boolean";
+            case "DATE":
+                return "type/Date";
+            case "DATETIME", "TIMESTAMP":
+                return "type/DateTime";
+            case "TIME":
+                return "type/Time";
+            case "JSON":
+                return "type/JSON";
+            case "DECIMAL", "NUMERIC", "NUMBER":
+                return "type/Decimal";
+            default:
+                break;
+        }
+        if (bare.contains("INT")) {
+            return "type/Integer";
+        }
+        if (bare.contains("CHAR") || bare.contains("CLOB") || bare.contains("TEXT")) {
+            return "type/Text";
+        }
+        if (bare.isEmpty() || bare.contains("BLOB")) {
+            return "type/*";
+        }
+        if (bare.contains("REAL") || bare.contains("FLOA") || bare.contains("DOUB")) {
+            return "type/Float";
+        }
+        return "type/Decimal"; // NUMERIC affinity
+    }
+
+    @Override
+    public Map<String, String> explainConnectionFailure(SQLException failure, Map<String, Object> details) {
+        // sqlite-jdbc reports SQLite's result code as the error code
+        return switch (failure.getErrorCode() & 0xff) {
+            case 14 -> ConnectionErrors.fileNotFound(); // SQLITE_CANTOPEN
+            case 26 -> ConnectionErrors.notADatabase(); // SQLITE_NOTADB
+            case 5, 6 -> ConnectionErrors.fileInUse(); // SQLITE_BUSY, SQLITE_LOCKED
+            default -> super.explainConnectionFailure(failure, details);
+        };
+    }
+}

@@ -1,0 +1,83 @@
+package io.quarry.warehouse;
+
+import io.quarry.boot.AppConfig;
+import io.quarry.sample.SampleDatabase;
+import io.quarry.sync.SyncService;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bundled Sample Database as a connected database: its H2 file is generated into the plugins directory
+ * ({@code MB_PLUGINS_DIR}, {@code ./plugins} by default, as Metabase's) on first use and connected read-only as the
+ * file's SELECT-only user. There is at most one: adding it again answers the one already there.
+ */
+public final class SampleDatabaseService {
+    private static final Logger log = LoggerFactory.getLogger(SampleDatabaseService.class);
+    public static final String NAME = "Sample Database";
+
+    private final DatabaseService databases;
+    private final SyncService sync;
+    private final AppConfig config;
+    private final Executor executor;
+
+    public SampleDatabaseService(DatabaseService databases, SyncService sync, AppConfig config, Executor executor) {
+        this.databases = databases;
+        this.sync = sync;
+        this.config = config;
+        this.executor = executor;
+    }
+
+    /** Where the sample database file lives. */
+    public Path directory() {
+        return Path.of(Optional.ofNullable(config.get("MB_PLUGINS_DIR")).orElse("plugins")).toAbsolutePath().normalize();
+    }
+
+    /** Whether setup adds the sample database ({@code MB_LOAD_SAMPLE_CONTENT}, on unless "false"). */
+    public boolean loadByDefault() {
+        return !"false".equalsIgnoreCase(Optional.ofNullable(config.get("MB_LOAD_SAMPLE_CONTENT")).orElse("true").trim());
+    }
+
+    /** The sample database, added (file generated if needed, first sync started) when there is none yet. */
+    public synchronized Database ensureAdded() {
+        for (Database existing : databases.list()) {
+            if (existing.isSample) {
+                return existing;
+            }
+        }
+        Path file = SampleDatabase.ensure(directory());
+        Database database = new Database();
+        database.name = NAME;
+        database.engine = "h2";
+        database.isSample = true;
+        database.details = details(file);
+        Database created = databases.create(database);
+        sync.syncInBackground(created.id);
+        log.info("Added the sample database (id {})", created.id);
+        return created;
+    }
+
+    /** Adds the sample database on the background executor (setup does not wait for a first generation). */
+    public void addInBackground() {
+        executor.execute(() -> {
+            try {
+                ensureAdded();
+            } catch (RuntimeException e) {
+                log.warn("Could not add the sample database", e);
+            }
+        });
+    }
+
+    /** The details that open the sample file read-only as its SELECT-only user. */
+    static Map<String, Object> details(Path database) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("db", "file:" + database + ";ACCESS_MODE_DATA=r");
+        details.put("user", SampleDatabase.USER);
+        details.put("password", SampleDatabase.PASSWORD);
+        return details;
+    }
+}
