@@ -290,7 +290,7 @@ class SyncIT {
         quarry.sync.syncInBackground(id).get();
         assertEquals("aborted", admin.get(200, "database/" + id).json().get("initial_sync_status").asText());
         assertTrue(quarry.sync.lastRun(id).error().startsWith("sync-metadata"));
-        assertEquals("No H2 database file was found at that path.", admin.post(422, "database/" + id + "/sync_schema", null).body());
+        assertEquals("Database cannot be found.", admin.post(422, "database/" + id + "/sync_schema", null).body());
         assertEquals("{\"status\":\"ok\"}", admin.post(200, "database/" + id + "/dismiss_spinner", null).body());
         assertEquals("complete", admin.get(200, "database/" + id).json().get("initial_sync_status").asText());
         admin.delete(204, "database/" + id);
