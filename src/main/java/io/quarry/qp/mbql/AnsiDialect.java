@@ -170,4 +170,20 @@ abstract class AnsiDialect implements MbqlDialect {
             super(message);
         }
     }
+
+    /** {@code amount} of {@code unit} as the text of a SQL {@code INTERVAL '...'} literal ({@code "3 month"}). */
+    protected static String intervalLiteral(long amount, TemporalUnit unit) {
+        return switch (unit) {
+            case MILLISECOND -> amount + " millisecond";
+            case SECOND -> amount + " second";
+            case MINUTE -> amount + " minute";
+            case HOUR -> amount + " hour";
+            case DAY -> amount + " day";
+            case WEEK -> amount * 7 + " day";
+            case MONTH -> amount + " month";
+            case QUARTER -> amount * 3 + " month";
+            case YEAR -> amount + " year";
+            default -> throw new IllegalArgumentException("Not an interval unit: " + unit.key);
+        };
+    }
 }

@@ -14,18 +14,7 @@ final class DuckDbDialect extends AnsiDialect {
 
     @Override
     public Sql addInterval(Sql expr, long amount, TemporalUnit unit) {
-        String interval = switch (unit) {
-            case MILLISECOND -> amount + " millisecond";
-            case SECOND -> amount + " second";
-            case MINUTE -> amount + " minute";
-            case HOUR -> amount + " hour";
-            case DAY -> amount + " day";
-            case WEEK -> amount * 7 + " day";
-            case MONTH -> amount + " month";
-            case QUARTER -> amount * 3 + " month";
-            case YEAR -> amount + " year";
-            default -> throw new IllegalArgumentException("Not an interval unit: " + unit.key);
-        };
+        String interval = intervalLiteral(amount, unit);
         return Sql.format("(%s + INTERVAL '" + interval + "')", expr);
     }
 
