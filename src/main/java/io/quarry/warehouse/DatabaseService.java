@@ -136,8 +136,34 @@ public final class DatabaseService {
     /** Deletes the database with its metadata, and closes its pool. */
     public void delete(long id) {
         require(id);
-        db.run(session -> session.getMapper(WarehouseMapper.class).deleteDatabase(id));
+        // A sync writing this database's metadata at the same moment can make the delete the deadlock victim; the
+        // database rolls it back whole, so it is safe to try again once the sync's transaction is through.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                db.run(session -> session.getMapper(WarehouseMapper.class).deleteDatabase(id));
+                break;
+            } catch (org.apache.ibatis.exceptions.PersistenceException e) {
+                if (attempt >= 3 || !isDeadlock(e)) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
         pools.close(id);
+    }
+
+    private static boolean isDeadlock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException sql && ("40001".equals(sql.getSQLState()) || "40P01".equals(sql.getSQLState()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public Driver driverOf(Database database) {
