@@ -71,7 +71,8 @@ public final class Quarry implements AutoCloseable {
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
-            SyncMapper.class);
+            SyncMapper.class, io.quarry.revision.RevisionMapper.class,
+            io.quarry.collection.CollectionPermissionMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -109,6 +110,8 @@ public final class Quarry implements AutoCloseable {
     public final SyncSchedules syncSchedules;
     public final ConnectionTester connectionTester;
     public final SampleDatabaseService sampleDatabases;
+    public final io.quarry.collection.CollectionAccess collectionAccess;
+    public final io.quarry.revision.Revisions revisions;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -168,6 +171,8 @@ public final class Quarry implements AutoCloseable {
         syncSchedules.start();
         DriverSettings.register(settings, drivers);
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
+        collectionAccess = new io.quarry.collection.GraphCollectionAccess(db);
+        revisions = new io.quarry.revision.Revisions(clock);
     }
 
     /**
