@@ -1857,7 +1857,9 @@ final class StageCompiler {
             }
             case "share" -> {
                 need(args, 1, op);
-                return new Agg(Sql.format("(SUM(CASE WHEN %s THEN 1.0 ELSE 0.0 END) / NULLIF(COUNT(*), 0))", filter(args.get(0))),
+                // a float division: MySQL divides exact numbers to 4 decimal places only
+                Sql matching = d.toFloat(Sql.format("SUM(CASE WHEN %s THEN 1 ELSE 0 END)", filter(args.get(0))));
+                return new Agg(Sql.format("(%s / NULLIF(COUNT(*), 0))", matching),
                         "share", "Share of rows matching condition", MbqlTypes.FLOAT, null);
             }
             case "count-where" -> {

@@ -336,7 +336,7 @@ class MbqlCompilerTest {
             CompiledQuery q = h2("{\"source-table\": 2, \"aggregation\": [[\"share\", [\">\", [\"field\", 23, null], 10]],"
                     + " [\"count-where\", [\">\", [\"field\", 23, null], 20]], [\"sum-where\", [\"field\", 24, null], [\"<\", [\"field\", 23, null], 30]],"
                     + " [\"distinct-where\", [\"field\", 22, null], [\">\", [\"field\", 24, null], 40]]]}");
-            assertEquals("SELECT (SUM(CASE WHEN (" + col("TOTAL") + " > ?) THEN 1.0 ELSE 0.0 END) / NULLIF(COUNT(*), 0)) AS \"share\", "
+            assertEquals("SELECT (CAST(SUM(CASE WHEN (" + col("TOTAL") + " > ?) THEN 1 ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(COUNT(*), 0)) AS \"share\", "
                     + "SUM(CASE WHEN (" + col("TOTAL") + " > ?) THEN 1 ELSE 0 END) AS \"count-where\", SUM(CASE WHEN (" + col("TOTAL")
                     + " < ?) THEN " + col("QUANTITY") + " ELSE 0 END) AS \"sum_where_QUANTITY\", COUNT(DISTINCT CASE WHEN (" + col("QUANTITY")
                     + " > ?) THEN " + col("USER_ID") + " END) AS \"distinct_where_USER_ID\" FROM " + ORDERS, q.sql());

@@ -47,8 +47,8 @@ final class SampleCopy {
                 StringBuilder ddl = new StringBuilder("CREATE TABLE \"" + table + "\" (");
                 for (int i = 0; i < columns.size(); i++) {
                     String fk = foreignKey(table, columns.get(i));
-                    // DuckDB wants a foreign key of the same type as the key it references
-                    int type = fk != null && engine.equals("duckdb") ? Types.BIGINT : types.get(i);
+                    // DuckDB and MySQL want a foreign key of the same type as the key it references
+                    int type = fk != null && (engine.equals("duckdb") || engine.equals("mysql")) ? Types.BIGINT : types.get(i);
                     ddl.append(i > 0 ? ", " : "").append('"').append(columns.get(i)).append("\" ").append(type(type, engine));
                     if (i == 0) {
                         ddl.append(" PRIMARY KEY");
