@@ -72,7 +72,8 @@ public final class Quarry implements AutoCloseable {
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
-            io.quarry.collection.CollectionPermissionMapper.class);
+            io.quarry.collection.CollectionPermissionMapper.class,
+            io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -112,6 +113,8 @@ public final class Quarry implements AutoCloseable {
     public final SampleDatabaseService sampleDatabases;
     public final io.quarry.collection.CollectionAccess collectionAccess;
     public final io.quarry.revision.Revisions revisions;
+    public final io.quarry.dashboard.DashboardService dashboards;
+    public final io.quarry.timeline.TimelineService timelines;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -173,6 +176,8 @@ public final class Quarry implements AutoCloseable {
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
         collectionAccess = new io.quarry.collection.GraphCollectionAccess(db);
         revisions = new io.quarry.revision.Revisions(clock);
+        dashboards = new io.quarry.dashboard.DashboardService(db, collectionAccess, revisions, settings, clock);
+        timelines = new io.quarry.timeline.TimelineService(db, collectionAccess, clock);
     }
 
     /**

@@ -57,7 +57,12 @@ public final class Resources {
             FieldValuesResource.class,
             io.quarry.qp.export.ExportResource.class,
             io.quarry.card.CardExportResource.class,
-            io.quarry.qp.QueryMetadataResource.class);
+            io.quarry.qp.QueryMetadataResource.class,
+            io.quarry.dashboard.DashboardResource.class,
+            io.quarry.timeline.TimelineResource.class,
+            io.quarry.timeline.TimelineEventResource.class,
+            io.quarry.timeline.CollectionTimelinesResource.class,
+            io.quarry.timeline.CardTimelinesResource.class);
 
     private Resources() {
     }

@@ -1,0 +1,254 @@
+package io.quarry.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.qp.ApiResultWriter;
+import io.quarry.qp.QueryExecutor;
+import io.quarry.qp.QueryFailure;
+import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.QueryResponses;
+import io.quarry.qp.ResultWriter;
+import io.quarry.qp.export.ExportFormat;
+import io.quarry.qp.export.ExportRequest;
+import io.quarry.qp.export.Exports;
+import io.quarry.web.Json;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.param.Body;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code /api/dashboard}: dashboards, their dashcards and tabs, copies, public links, and running dashcards. */
+@Path("dashboard")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class DashboardResource {
+    private final DashboardService dashboards;
+    private final QueryProcessor processor;
+    private final Caller caller;
+    private final Clock clock;
+
+    @Inject
+    public DashboardResource(DashboardService dashboards, QueryProcessor processor, Caller caller, Clock clock) {
+        this.dashboards = dashboards;
+        this.processor = processor;
+        this.caller = caller;
+        this.clock = clock;
+    }
+
+    @POST
+    @Access(Access.Level.USER)
+    public Map<String, Object> create(JsonNode json) {
+        return dashboards.create(caller, json);
+    }
+
+    @GET
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> list(@QueryParam("f") String f) {
+        if (f != null && !Set.of("all", "mine", "archived").contains(f)) {
+            throw ApiException.withErrors(400, Map.of("f", "nullable enum of all, mine, archived"),
+                    Map.of("f", List.of("should be either \"all\" or \"mine\" or \"archived\", received: \"" + f + "\"")));
+        }
+        return dashboards.list(caller, f == null ? "all" : f);
+    }
+
+    @GET
+    @Path("public")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> publicDashboards() {
+        return dashboards.publicDashboards(caller);
+    }
+
+    @GET
+    @Path("embeddable")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> embeddable() {
+        return dashboards.embeddableDashboards(caller);
+    }
+
+    @GET
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> get(@PathParam("id") PosInt id) {
+        return dashboards.get(caller, id.value());
+    }
+
+    @PUT
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
+        return dashboards.update(caller, id.value(), json);
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Response delete(@PathParam("id") PosInt id) {
+        dashboards.delete(caller, id.value());
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("{id}/copy")
+    @Access(Access.Level.USER)
+    public Map<String, Object> copy(@PathParam("id") PosInt id, JsonNode json) {
+        return dashboards.copy(caller, id.value(), json);
+    }
+
+    @GET
+    @Path("{id}/query_metadata")
+    @Access(Access.Level.USER)
+    public Map<String, Object> queryMetadata(@PathParam("id") PosInt id) {
+        return dashboards.queryMetadata(caller, id.value());
+    }
+
+    @POST
+    @Path("{id}/public_link")
+    @Access(Access.Level.USER)
+    public Map<String, Object> publicLink(@PathParam("id") PosInt id) {
+        return dashboards.publicLink(caller, id.value());
+    }
+
+    @DELETE
+    @Path("{id}/public_link")
+    @Access(Access.Level.USER)
+    public Response deletePublicLink(@PathParam("id") PosInt id) {
+        dashboards.deletePublicLink(caller, id.value());
+        return Response.noContent().build();
+    }
+
+    /** Runs a dashcard's card with the dashboard's parameter values: 202 and Metabase's result, streamed. */
+    @POST
+    @Path("{id}/dashcard/{dashcard-id}/card/{card-id}/query")
+    @Access(Access.Level.USER)
+    public Response query(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
+                          @PathParam("card-id") PosInt cardId, JsonNode json) {
+        Body body = Body.of(json);
+        body.optNonBlank("dashboard_load_id");
+        body.optBool("ignore_cache");
+        JsonNode parameters = parameters(body, body.get("parameters"));
+        body.throwIfInvalid();
+        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
+        ObjectNode request = run.request();
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        QueryProcessor.Prepared prepared;
+        QueryExecutor.Cursor cursor;
+        try {
+            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            cursor = processor.open(prepared);
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, request, run.card().databaseId);
+        }
+        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "dashboard", startedAt, request,
+                prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
+        StreamingOutput stream = out -> {
+            ResultWriter writer = new ApiResultWriter(out, envelope);
+            cursor.stream(writer);
+        };
+        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(stream).build();
+    }
+
+    @POST
+    @Path("{id}/dashcard/{dashcard-id}/card/{card-id}/query/{export-format: " + ExportFormat.PATH_PATTERN + "}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Access(Access.Level.USER)
+    public Response exportJson(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
+                               @PathParam("card-id") PosInt cardId, @PathParam("export-format") String format, JsonNode json) {
+        Body body = Body.of(json);
+        JsonNode raw = body.get("parameters");
+        JsonNode parameters = parameters(body, raw.isTextual() ? parseJson(body, raw.asText()) : raw);
+        body.throwIfInvalid();
+        ObjectNode options = json != null && json.isObject() ? ((ObjectNode) json).deepCopy() : Json.object();
+        options.remove("parameters");
+        return export(id.value(), dashcardId.value(), cardId.value(), ExportFormat.of(format), parameters, options);
+    }
+
+    @POST
+    @Path("{id}/dashcard/{dashcard-id}/card/{card-id}/query/{export-format: " + ExportFormat.PATH_PATTERN + "}")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Access(Access.Level.USER)
+    public Response exportForm(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
+                               @PathParam("card-id") PosInt cardId, @PathParam("export-format") String format,
+                               MultivaluedMap<String, String> form) {
+        Body body = Body.of(Json.object());
+        String text = form.getFirst("parameters");
+        JsonNode parameters = parameters(body, text == null ? null : parseJson(body, text));
+        body.throwIfInvalid();
+        ObjectNode options = Json.object();
+        form.forEach((key, values) -> {
+            if (!key.equals("parameters") && !values.isEmpty()) {
+                options.put(key, values.get(0));
+            }
+        });
+        return export(id.value(), dashcardId.value(), cardId.value(), ExportFormat.of(format), parameters, options);
+    }
+
+    private Response export(long id, long dashcardId, long cardId, ExportFormat format, JsonNode parameters, ObjectNode options) {
+        DashboardService.CardRun run = dashboards.cardRun(caller, id, dashcardId, cardId, parameters);
+        options.set("query", run.request());
+        ExportRequest export = ExportRequest.fromJson(options);
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        QueryProcessor.Prepared prepared;
+        QueryExecutor.Cursor cursor;
+        try {
+            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT);
+            cursor = processor.open(prepared);
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, format.isFile() ? null : run.request(), run.card().databaseId);
+        }
+        String slug = run.card().name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        return Exports.respond(format, export.options(), prepared, cursor, run.request(), startedAt,
+                slug.isEmpty() ? "query_result" : slug);
+    }
+
+    private static JsonNode parseJson(Body body, String text) {
+        try {
+            return Json.read(text);
+        } catch (Exception e) {
+            body.addError("parameters", "nullable value must be a valid JSON string.",
+                    "should be a valid JSON string, received: \"" + text + "\"");
+            return null;
+        }
+    }
+
+    /** Metabase's ParameterWithID: each value a map with a non-blank string {@code id}. */
+    private static JsonNode parameters(Body body, JsonNode parameters) {
+        if (parameters == null || parameters.isNull()) {
+            return null;
+        }
+        boolean ok = parameters.isArray();
+        if (ok) {
+            for (JsonNode p : parameters) {
+                if (!p.isObject() || !p.path("id").isTextual() || p.path("id").asText().isBlank()) {
+                    ok = false;
+                }
+            }
+        }
+        if (!ok) {
+            body.addError("parameters", "nullable sequence of value must be a parameter map with an 'id' key",
+                    "invalid parameter, received: " + parameters);
+            return null;
+        }
+        return parameters;
+    }
+}

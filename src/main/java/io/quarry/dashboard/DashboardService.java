@@ -1,0 +1,948 @@
+package io.quarry.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.appdb.Db;
+import io.quarry.card.EntityIds;
+import io.quarry.collection.CollectionAccess;
+import io.quarry.collection.CollectionAccess.Visible;
+import io.quarry.dashboard.LayoutInput.DashcardIn;
+import io.quarry.dashboard.LayoutInput.TabIn;
+import io.quarry.revision.Revision;
+import io.quarry.revision.Revisions;
+import io.quarry.setting.Settings;
+import io.quarry.web.Json;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
+import io.quarry.web.param.Body;
+import io.quarry.web.security.Caller;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.ibatis.session.SqlSession;
+
+/**
+ * Dashboards: their dashcards and tabs, rights from their collection, revision history, copies and public links.
+ * Every change runs in one transaction with its revision, so a failed request writes nothing.
+ */
+public final class DashboardService {
+    static final String CURATE = "You do not have curate permissions for this Collection.";
+
+    private final Db db;
+    private final CollectionAccess access;
+    private final Revisions revisions;
+    private final Settings settings;
+    private final Clock clock;
+
+    public DashboardService(Db db, CollectionAccess access, Revisions revisions, Settings settings, Clock clock) {
+        this.db = db;
+        this.access = access;
+        this.revisions = revisions;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    // --- create, read, list ---------------------------------------------------------------------------------------
+
+    public Map<String, Object> create(Caller caller, JsonNode json) {
+        Body body = Body.of(json);
+        String name = body.nonBlank("name");
+        String description = BodyRules.optText(body, "description");
+        List<Map<String, Object>> parameters = BodyRules.optParameters(body, "parameters");
+        Long cacheTtl = body.optPosInt("cache_ttl");
+        Long collectionId = body.optPosInt("collection_id");
+        Long collectionPosition = body.optPosInt("collection_position");
+        body.throwIfInvalid();
+        requireCurate(caller, collectionId);
+        long userId = caller.id();
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard d = new Dashboard();
+            d.entityId = EntityIds.next();
+            d.name = name;
+            d.description = description;
+            d.creatorId = userId;
+            d.parameters = Json.write(parameters == null ? List.of() : parameters);
+            d.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
+            d.collectionId = collectionId;
+            d.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
+            d.createdAt = now();
+            d.updatedAt = d.createdAt;
+            m.insertDashboard(d);
+            record(session, d.id, userId, false, true);
+            return view(session, caller, m.findDashboard(d.id));
+        });
+    }
+
+    public Map<String, Object> get(Caller caller, long id) {
+        return db.tx(session -> {
+            Dashboard d = readable(session, caller, id);
+            return view(session, caller, d);
+        });
+    }
+
+    /** {@code GET /api/dashboard/}: {@code all} (not archived), {@code mine} or {@code archived}, readable ones only. */
+    public List<Map<String, Object>> list(Caller caller, String filter) {
+        Visible visible = access.visible(caller);
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            boolean archived = "archived".equals(filter);
+            Long creator = "mine".equals(filter) ? caller.id() : null;
+            List<Map<String, Object>> result = new ArrayList<>();
+            for (Dashboard d : m.listDashboards(archived, creator)) {
+                if (visible.canRead(d.collectionId)) {
+                    Map<String, Object> v = DashboardViews.dashboard(d);
+                    UserRow creatorRow = m.findUser(d.creatorId);
+                    v.put("creator", DashboardViews.user(creatorRow));
+                    v.put("can_write", visible.canWrite(d.collectionId));
+                    Map<String, Object> edit = lastEdit(session, d.id);
+                    if (edit != null) {
+                        v.put("last-edit-info", edit);
+                    }
+                    result.add(v);
+                }
+            }
+            return result;
+        });
+    }
+
+    // --- update -------------------------------------------------------------------------------------------------------
+
+    public Map<String, Object> update(Caller caller, long id, JsonNode json) {
+        return update(caller, id, json, false);
+    }
+
+    private Map<String, Object> update(Caller caller, long id, JsonNode json, boolean reversion) {
+        Body body = Body.of(json);
+        String name = body.optNonBlank("name");
+        String description = BodyRules.optText(body, "description");
+        String caveats = BodyRules.optText(body, "caveats");
+        String pointsOfInterest = BodyRules.optText(body, "points_of_interest");
+        Boolean showInGettingStarted = BodyRules.optBoolean(body, "show_in_getting_started");
+        Boolean enableEmbedding = BodyRules.optBoolean(body, "enable_embedding");
+        Map<String, Object> embeddingParams = embeddingParams(body);
+        List<Map<String, Object>> parameters = BodyRules.optParameters(body, "parameters");
+        body.optPosInt("position");
+        String width = body.has("width") ? body.enumOf("width", false, "fixed", "full") : null;
+        Boolean archived = BodyRules.optBoolean(body, "archived");
+        Long collectionId = body.optPosInt("collection_id");
+        Long collectionPosition = body.optPosInt("collection_position");
+        Long cacheTtl = body.optPosInt("cache_ttl");
+        Boolean autoApply = BodyRules.optBoolean(body, "auto_apply_filters");
+        List<DashcardIn> dashcards = LayoutInput.dashcards(body);
+        List<TabIn> tabs = LayoutInput.tabs(body);
+        body.throwIfInvalid();
+        long userId = caller.id();
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard d = Checks.found(m.findDashboard(id));
+            Checks.permitted(access.canWrite(caller, d.collectionId));
+            boolean wasArchived = d.archived;
+            if (body.has("collection_id") && !Objects.equals(collectionId, d.collectionId)) {
+                requireCurate(caller, collectionId);
+            }
+            boolean embeddingChanges = (enableEmbedding != null && enableEmbedding != d.enableEmbedding)
+                    || (embeddingParams != null && !Objects.equals(Json.MAPPER.valueToTree(embeddingParams), parse(d.embeddingParams)));
+            if (embeddingChanges) {
+                Checks.check(embeddingEnabled(), "Embedding is not enabled.");
+                Checks.permitted(caller.superuser());
+            }
+            // :present keys (null clears) and :non-nil keys (null ignored), as Metabase's update
+            if (body.has("description")) {
+                d.description = description;
+            }
+            if (body.has("collection_id")) {
+                d.collectionId = collectionId;
+            }
+            if (body.has("collection_position")) {
+                d.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
+            }
+            if (body.has("cache_ttl")) {
+                d.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
+            }
+            if (width != null) {
+                d.width = width;
+            }
+            if (name != null) {
+                d.name = name;
+            }
+            if (parameters != null) {
+                d.parameters = Json.write(parameters);
+            }
+            if (caveats != null) {
+                d.caveats = caveats;
+            }
+            if (pointsOfInterest != null) {
+                d.pointsOfInterest = pointsOfInterest;
+            }
+            if (showInGettingStarted != null) {
+                d.showInGettingStarted = showInGettingStarted;
+            }
+            if (enableEmbedding != null) {
+                d.enableEmbedding = enableEmbedding;
+            }
+            if (embeddingParams != null) {
+                d.embeddingParams = Json.write(embeddingParams);
+            }
+            if (autoApply != null) {
+                d.autoApplyFilters = autoApply;
+            }
+            if (archived != null && archived != d.archived) {
+                d.archived = archived;
+                d.archivedDirectly = archived;
+            }
+            d.updatedAt = now();
+            m.updateDashboard(d);
+            if (dashcards != null) {
+                if (wasArchived) {
+                    throw archivedObject();
+                }
+                updateLayout(session, caller, d, dashcards, tabs);
+            }
+            record(session, id, userId, reversion, false);
+            return view(session, caller, m.findDashboard(id));
+        });
+    }
+
+    /**
+     * Replaces the dashboard's tabs (when sent) and dashcards with the given sets: negative ids create, missing ones
+     * are removed, the others updated. Tabs removed take their dashcards with them.
+     */
+    private void updateLayout(SqlSession session, Caller caller, Dashboard d, List<DashcardIn> wanted, List<TabIn> wantedTabs) {
+        DashboardMapper m = session.getMapper(DashboardMapper.class);
+        List<DashboardTab> currentTabs = m.tabsOf(d.id);
+        if (!currentTabs.isEmpty() && wanted.stream().anyMatch(dc -> dc.tabId() == null)) {
+            throw ApiException.badRequest("This dashboard has tab, makes sure every card has a tab");
+        }
+        OffsetDateTime now = now();
+        Map<Long, Long> tabIds = new HashMap<>();
+        Set<Long> finalTabs = new HashSet<>();
+        Set<Long> deletedTabs = new HashSet<>();
+        if (wantedTabs == null) {
+            currentTabs.forEach(t -> finalTabs.add(t.id));
+        } else {
+            Set<Long> existing = new HashSet<>();
+            currentTabs.forEach(t -> existing.add(t.id));
+            Set<Long> kept = new HashSet<>();
+            int position = 0;
+            for (TabIn tab : wantedTabs) {
+                if (existing.contains(tab.id())) {
+                    m.updateTab(tab.id(), tab.name(), position, now);
+                    kept.add(tab.id());
+                    finalTabs.add(tab.id());
+                } else {
+                    DashboardTab row = new DashboardTab();
+                    row.entityId = EntityIds.next();
+                    row.dashboardId = d.id;
+                    row.name = tab.name();
+                    row.position = position;
+                    row.createdAt = now;
+                    row.updatedAt = now;
+                    m.insertTab(row);
+                    tabIds.put(tab.id(), row.id);
+                    finalTabs.add(row.id);
+                }
+                position++;
+            }
+            for (DashboardTab t : currentTabs) {
+                if (!kept.contains(t.id)) {
+                    deletedTabs.add(t.id);
+                }
+            }
+        }
+        Map<Long, Dashcard> current = new LinkedHashMap<>();
+        for (Dashcard dc : m.dashcardsOf(d.id)) {
+            if (dc.dashboardTabId == null || !deletedTabs.contains(dc.dashboardTabId)) {
+                current.put(dc.id, dc);
+            }
+        }
+        Map<Long, List<Long>> currentSeries = new HashMap<>();
+        for (SeriesRow s : m.seriesOfDashboard(d.id)) {
+            currentSeries.computeIfAbsent(s.dashboardcardId, k -> new ArrayList<>()).add(s.cardId);
+        }
+        for (Long tab : deletedTabs) {
+            m.deleteTab(tab);
+        }
+        Set<Long> keptCards = new HashSet<>();
+        Visible visible = access.visible(caller);
+        for (DashcardIn in : wanted) {
+            Long tabId = in.tabId() == null ? null : tabIds.getOrDefault(in.tabId(), in.tabId());
+            if (tabId != null && !finalTabs.contains(tabId)) {
+                throw ApiException.invalidField("dashcards", "dashboard_tab_id " + in.tabId() + " is not a tab of this dashboard.");
+            }
+            Dashcard existing = current.get(in.id());
+            if (existing == null) {
+                checkCards(m, visible, in.cardId(), in.series());
+                Dashcard dc = new Dashcard();
+                dc.entityId = EntityIds.next();
+                dc.dashboardId = d.id;
+                fill(dc, in, tabId);
+                dc.createdAt = now;
+                dc.updatedAt = now;
+                m.insertDashcard(dc);
+                writeSeries(m, dc.id, in.series());
+            } else {
+                keptCards.add(existing.id);
+                List<Long> oldSeries = currentSeries.getOrDefault(existing.id, List.of());
+                boolean cardChanged = !Objects.equals(existing.cardId, in.cardId());
+                List<Long> newSeries = in.series() == null ? null : in.series().stream().filter(s -> !oldSeries.contains(s)).toList();
+                checkCards(m, visible, cardChanged ? in.cardId() : null, newSeries);
+                fill(existing, in, tabId);
+                if (in.parameterMappings() == null) {
+                    existing.parameterMappings = existing.parameterMappings == null ? "[]" : existing.parameterMappings;
+                }
+                existing.updatedAt = now;
+                m.updateDashcard(existing);
+                if (in.series() != null && !in.series().equals(oldSeries)) {
+                    m.deleteSeriesOf(existing.id);
+                    writeSeries(m, existing.id, in.series());
+                }
+            }
+        }
+        for (Dashcard dc : current.values()) {
+            if (!keptCards.contains(dc.id)) {
+                m.deleteDashcard(dc.id);
+            }
+        }
+    }
+
+    private static void fill(Dashcard dc, DashcardIn in, Long tabId) {
+        dc.cardId = in.cardId();
+        dc.dashboardTabId = tabId;
+        dc.actionId = in.actionId();
+        dc.gridRow = in.row();
+        dc.gridCol = in.col();
+        dc.sizeX = in.sizeX();
+        dc.sizeY = in.sizeY();
+        if (in.parameterMappings() != null || dc.parameterMappings == null) {
+            dc.parameterMappings = in.parameterMappings() == null ? "[]" : Json.write(in.parameterMappings());
+        }
+        if (in.visualizationSettings() != null || dc.visualizationSettings == null) {
+            dc.visualizationSettings = in.visualizationSettings() == null ? "{}" : Json.write(in.visualizationSettings());
+        }
+    }
+
+    private static void writeSeries(DashboardMapper m, long dashcardId, List<Long> series) {
+        if (series == null) {
+            return;
+        }
+        int position = 0;
+        for (Long cardId : series) {
+            SeriesRow row = new SeriesRow();
+            row.dashboardcardId = dashcardId;
+            row.cardId = cardId;
+            row.position = position++;
+            m.insertSeries(row);
+        }
+    }
+
+    /** Cards newly placed on a dashboard must exist (404), be readable (403) and not be archived. */
+    private static void checkCards(DashboardMapper m, Visible visible, Long cardId, List<Long> series) {
+        List<Long> ids = new ArrayList<>();
+        if (cardId != null) {
+            ids.add(cardId);
+        }
+        if (series != null) {
+            ids.addAll(series);
+        }
+        for (Long id : ids) {
+            CardRow card = Checks.found(m.findCard(id));
+            Checks.permitted(visible.canRead(card.collectionId));
+            if (card.archived) {
+                throw archivedObject();
+            }
+        }
+    }
+
+    private static Map<String, Object> embeddingParams(Body body) {
+        JsonNode value = body.get("embedding_params");
+        if (value.isNull()) {
+            return null;
+        }
+        boolean ok = value.isObject();
+        if (ok) {
+            for (JsonNode v : value) {
+                if (!v.isTextual() || !Set.of("disabled", "enabled", "locked").contains(v.asText())) {
+                    ok = false;
+                }
+            }
+        }
+        if (!ok) {
+            body.addError("embedding_params", "nullable value must be a valid embedding params map.",
+                    "value must be a valid embedding params map., received: " + BodyRules.render(value));
+            return null;
+        }
+        return body.optMap("embedding_params");
+    }
+
+    // --- delete, copy, revert ----------------------------------------------------------------------------------------
+
+    /** Metabase v0.63's hard delete (archiving is {@code PUT archived=true}); needs write on the collection. */
+    public void delete(Caller caller, long id) {
+        db.run(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard d = Checks.found(m.findDashboard(id));
+            Checks.permitted(access.canWrite(caller, d.collectionId));
+            m.deleteDashboard(id);
+        });
+    }
+
+    public Map<String, Object> copy(Caller caller, long fromId, JsonNode json) {
+        Body body = Body.of(json);
+        String name = body.optNonBlank("name");
+        String description = BodyRules.optText(body, "description");
+        Long collectionId = body.optPosInt("collection_id");
+        Long collectionPosition = body.optPosInt("collection_position");
+        Boolean deep = BodyRules.optBoolean(body, "is_deep_copy");
+        body.throwIfInvalid();
+        requireCurate(caller, collectionId);
+        long userId = caller.id();
+        boolean deepCopy = Boolean.TRUE.equals(deep);
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard source = readable(session, caller, fromId);
+            Visible visible = access.visible(caller);
+            OffsetDateTime now = now();
+            Dashboard d = new Dashboard();
+            d.entityId = EntityIds.next();
+            d.name = name != null ? name : source.name;
+            d.description = description != null ? description : source.description;
+            d.parameters = source.parameters == null ? "[]" : source.parameters;
+            d.creatorId = userId;
+            d.collectionId = collectionId;
+            d.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
+            d.width = source.width;
+            d.createdAt = now;
+            d.updatedAt = now;
+            m.insertDashboard(d);
+            Map<Long, Long> tabIds = new HashMap<>();
+            for (DashboardTab tab : m.tabsOf(fromId)) {
+                DashboardTab copy = new DashboardTab();
+                copy.entityId = EntityIds.next();
+                copy.dashboardId = d.id;
+                copy.name = tab.name;
+                copy.position = tab.position;
+                copy.createdAt = now;
+                copy.updatedAt = now;
+                m.insertTab(copy);
+                tabIds.put(tab.id, copy.id);
+            }
+            Map<Long, List<Long>> series = new HashMap<>();
+            for (SeriesRow s : m.seriesOfDashboard(fromId)) {
+                series.computeIfAbsent(s.dashboardcardId, k -> new ArrayList<>()).add(s.cardId);
+            }
+            // which cards to copy (deep copy, not models), to reference, or to leave out (unreadable or archived)
+            Map<Long, Long> copied = new HashMap<>();
+            List<Map<String, Object>> uncopied = new ArrayList<>();
+            Set<Long> discarded = new HashSet<>();
+            for (Dashcard dc : m.dashcardsOf(fromId)) {
+                if (dc.cardId == null) {
+                    continue;
+                }
+                CardRow parent = m.findCard(dc.cardId);
+                List<Long> ids = new ArrayList<>();
+                ids.add(dc.cardId);
+                ids.addAll(series.getOrDefault(dc.id, List.of()));
+                for (Long cardId : ids) {
+                    CardRow card = m.findCard(cardId);
+                    boolean readable = card != null && parent != null && visible.canRead(parent.collectionId) && visible.canRead(card.collectionId);
+                    if (!readable || card.archived) {
+                        if (discarded.add(cardId) && card != null) {
+                            uncopied.add(DashboardViews.cardSummary(card));
+                        }
+                    } else if (deepCopy && !"model".equals(card.cardType) && !copied.containsKey(cardId)) {
+                        CardRow copy = card;
+                        copy.entityId = EntityIds.next();
+                        if (Objects.equals(card.collectionId, collectionId)) {
+                            copy.name = card.name + " - Duplicate";
+                        }
+                        copy.collectionId = collectionId;
+                        copy.collectionPosition = null;
+                        copy.creatorId = userId;
+                        copy.createdAt = now;
+                        copy.updatedAt = now;
+                        long oldId = card.id;
+                        m.insertCardCopy(copy);
+                        copied.put(oldId, copy.id);
+                    }
+                }
+            }
+            for (Dashcard dc : m.dashcardsOf(fromId)) {
+                if (dc.actionId != null || (dc.cardId != null && discarded.contains(dc.cardId))) {
+                    continue;
+                }
+                List<Long> oldSeries = series.getOrDefault(dc.id, List.of());
+                dc.entityId = EntityIds.next();
+                dc.dashboardId = d.id;
+                dc.dashboardTabId = dc.dashboardTabId == null ? null : tabIds.get(dc.dashboardTabId);
+                if (dc.cardId != null) {
+                    Long oldCard = dc.cardId;
+                    dc.cardId = copied.getOrDefault(oldCard, oldCard);
+                    dc.parameterMappings = remapMappings(dc.parameterMappings, copied);
+                }
+                dc.createdAt = now;
+                dc.updatedAt = now;
+                m.insertDashcard(dc);
+                List<Long> newSeries = new ArrayList<>();
+                for (Long s : oldSeries) {
+                    if (!discarded.contains(s)) {
+                        newSeries.add(copied.getOrDefault(s, s));
+                    }
+                }
+                writeSeries(m, dc.id, newSeries);
+            }
+            record(session, d.id, userId, false, true);
+            Map<String, Object> view = view(session, caller, m.findDashboard(d.id));
+            if (!uncopied.isEmpty()) {
+                view.put("uncopied", uncopied);
+            }
+            return view;
+        });
+    }
+
+    private static String remapMappings(String mappings, Map<Long, Long> copied) {
+        JsonNode parsed = parse(mappings);
+        if (!(parsed instanceof ArrayNode array)) {
+            return mappings;
+        }
+        for (JsonNode mapping : array) {
+            if (mapping instanceof ObjectNode o && o.path("card_id").canConvertToExactIntegral()) {
+                Long to = copied.get(o.path("card_id").asLong());
+                if (to != null) {
+                    o.put("card_id", to);
+                }
+            }
+        }
+        return Json.write(array);
+    }
+
+    /**
+     * Restores the dashboard to a revision: its fields, tabs and dashcards as they were (dashcards removed since are
+     * created again). Needs write rights; records a reversion. Called by the revision endpoint.
+     */
+    public Map<String, Object> revertTo(Caller caller, long dashboardId, long revisionId) {
+        Revision revision = db.tx(session -> revisions.find(session, revisionId));
+        if (revision == null || !Revisions.DASHBOARD.equals(revision.model) || revision.modelId != dashboardId) {
+            throw ApiException.notFound();
+        }
+        Map<String, Object> object = revision.object;
+        ObjectNode body = Json.object();
+        for (String key : List.of("name", "description", "parameters", "collection_id", "collection_position", "cache_ttl",
+                "archived", "auto_apply_filters", "width")) {
+            if (object.containsKey(key)) {
+                body.set(key, Json.MAPPER.valueToTree(object.get(key)));
+            }
+        }
+        if (body.path("archived").asBoolean(false)) {
+            // restoring an archived state archives last, so the layout is restored first
+            body.put("archived", false);
+        }
+        Set<Long> liveTabs = new HashSet<>();
+        Set<Long> liveCards = new HashSet<>();
+        db.run(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            m.tabsOf(dashboardId).forEach(t -> liveTabs.add(t.id));
+            m.dashcardsOf(dashboardId).forEach(dc -> liveCards.add(dc.id));
+        });
+        Map<Long, Long> tabIds = new HashMap<>();
+        ArrayNode tabs = body.putArray("tabs");
+        long fresh = -1;
+        for (Object t : listOf(object.get("tabs"))) {
+            ObjectNode tab = Json.MAPPER.valueToTree(t);
+            long id = tab.path("id").asLong();
+            if (!liveTabs.contains(id)) {
+                tabIds.put(id, fresh);
+                tab.put("id", fresh--);
+            }
+            tabs.add(tab);
+        }
+        ArrayNode cards = body.putArray("dashcards");
+        for (Object c : listOf(object.get("cards"))) {
+            ObjectNode card = Json.MAPPER.valueToTree(c);
+            if (!liveCards.contains(card.path("id").asLong())) {
+                card.put("id", fresh--);
+            }
+            if (card.path("dashboard_tab_id").canConvertToExactIntegral() && tabIds.containsKey(card.path("dashboard_tab_id").asLong())) {
+                card.put("dashboard_tab_id", tabIds.get(card.path("dashboard_tab_id").asLong()));
+            }
+            cards.add(card);
+        }
+        Map<String, Object> result = update(caller, dashboardId, body, true);
+        if (Boolean.TRUE.equals(object.get("archived"))) {
+            ObjectNode archive = Json.object();
+            archive.put("archived", true);
+            result = update(caller, dashboardId, archive, true);
+        }
+        return result;
+    }
+
+    private static List<?> listOf(Object value) {
+        return value instanceof List<?> list ? list : List.of();
+    }
+
+    // --- sharing --------------------------------------------------------------------------------------------------------
+
+    public Map<String, Object> publicLink(Caller caller, long id) {
+        Checks.permitted(caller.superuser());
+        Checks.check(settings.bool("enable-public-sharing"), "Public sharing is not enabled.");
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard d = readable(session, caller, id);
+            if (d.archived) {
+                throw archivedObject();
+            }
+            String uuid = d.publicUuid;
+            if (uuid == null) {
+                uuid = UUID.randomUUID().toString();
+                m.setPublicUuid(id, uuid, caller.id());
+            }
+            return Map.of("uuid", uuid);
+        });
+    }
+
+    public void deletePublicLink(Caller caller, long id) {
+        Checks.permitted(caller.superuser());
+        Checks.check(settings.bool("enable-public-sharing"), "Public sharing is not enabled.");
+        db.run(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard d = m.findDashboard(id);
+            Checks.found(d != null && d.publicUuid != null && !d.archived ? d : null);
+            m.setPublicUuid(id, null, null);
+        });
+    }
+
+    public List<Map<String, Object>> publicDashboards(Caller caller) {
+        Checks.permitted(caller.superuser());
+        Checks.check(settings.bool("enable-public-sharing"), "Public sharing is not enabled.");
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Dashboard d : db.with(DashboardMapper.class, DashboardMapper::publicDashboards)) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("name", d.name);
+            v.put("id", d.id);
+            v.put("public_uuid", d.publicUuid);
+            result.add(v);
+        }
+        return result;
+    }
+
+    public List<Map<String, Object>> embeddableDashboards(Caller caller) {
+        Checks.permitted(caller.superuser());
+        Checks.check(embeddingEnabled(), "Embedding is not enabled.");
+        List<Map<String, Object>> result = new ArrayList<>();
+        for (Dashboard d : db.with(DashboardMapper.class, DashboardMapper::embeddableDashboards)) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("name", d.name);
+            v.put("id", d.id);
+            result.add(v);
+        }
+        return result;
+    }
+
+    private boolean embeddingEnabled() {
+        return settings.bool("enable-embedding") || settings.bool("enable-embedding-static");
+    }
+
+    // --- running a dashcard ------------------------------------------------------------------------------------------
+
+    /** A dashcard's card with the dashboard's parameter values mapped onto it, ready for the query processor. */
+    public record CardRun(CardRow card, ObjectNode request) {
+    }
+
+    /**
+     * Checks that the caller may read the dashboard and the card, that the dashcard is on the dashboard and shows the
+     * card (itself or as a series), and maps each dashboard parameter value through the dashcard's
+     * {@code parameter_mappings} onto the card. Parameters the dashcard does not map for this card are skipped.
+     */
+    public CardRun cardRun(Caller caller, long dashboardId, long dashcardId, long cardId, JsonNode parameters) {
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            Dashboard d = readable(session, caller, dashboardId);
+            Dashcard dc = m.findDashcard(dashcardId);
+            if (dc == null || dc.dashboardId != dashboardId) {
+                throw ApiException.notFound();
+            }
+            boolean onCard = Objects.equals(dc.cardId, cardId)
+                    || m.seriesOfDashboard(dashboardId).stream().anyMatch(s -> s.dashboardcardId == dashcardId && s.cardId == cardId);
+            if (!onCard) {
+                throw ApiException.notFound();
+            }
+            CardRow card = Checks.found(m.findCard(cardId));
+            Checks.permitted(access.canRead(caller, card.collectionId));
+            ObjectNode request = (ObjectNode) parse(card.datasetQuery);
+            ArrayNode resolved = Json.MAPPER.createArrayNode();
+            Map<String, JsonNode> dashboardParams = new HashMap<>();
+            JsonNode declared = parse(d.parameters);
+            if (declared != null) {
+                for (JsonNode p : declared) {
+                    dashboardParams.put(p.path("id").asText(), p);
+                }
+            }
+            JsonNode mappings = parse(dc.parameterMappings);
+            if (parameters != null && parameters.isArray()) {
+                for (JsonNode p : parameters) {
+                    String pid = p.path("id").asText();
+                    JsonNode declaredParam = dashboardParams.get(pid);
+                    if (declaredParam == null) {
+                        throw new ApiException(400, "Dashboard does not have a parameter with ID \"" + pid + "\".",
+                                Map.of("message", "Dashboard does not have a parameter with ID \"" + pid + "\".",
+                                        "type", "invalid-parameter"));
+                    }
+                    JsonNode target = null;
+                    if (mappings != null) {
+                        for (JsonNode mapping : mappings) {
+                            if (pid.equals(mapping.path("parameter_id").asText())
+                                    && (!mapping.hasNonNull("card_id") || mapping.path("card_id").asLong() == cardId)) {
+                                target = mapping.get("target");
+                                break;
+                            }
+                        }
+                    }
+                    if (target == null) {
+                        continue;
+                    }
+                    ObjectNode param = Json.object();
+                    String type = p.hasNonNull("type") ? p.get("type").asText() : declaredParam.path("type").asText();
+                    param.put("type", type);
+                    p.fields().forEachRemaining(e -> {
+                        if (!e.getKey().equals("default")) {
+                            param.set(e.getKey(), e.getValue());
+                        }
+                    });
+                    JsonNode value = p.get("value");
+                    if (value != null && !value.isNull() && !value.isArray() && isOperator(type)
+                            && !(value.isTextual() && value.asText().isBlank())) {
+                        param.set("value", Json.MAPPER.createArrayNode().add(value));
+                    }
+                    param.put("id", pid);
+                    param.set("target", target);
+                    resolved.add(param);
+                }
+            }
+            request.set("parameters", resolved);
+            return new CardRun(card, request);
+        });
+    }
+
+    private static boolean isOperator(String type) {
+        return type.startsWith("string/") || type.startsWith("number/");
+    }
+
+    /** The databases and cards a dashboard's dashcards need (a light form of Metabase's query_metadata). */
+    public Map<String, Object> queryMetadata(Caller caller, long id) {
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            readable(session, caller, id);
+            Visible visible = access.visible(caller);
+            List<Map<String, Object>> cards = new ArrayList<>();
+            Set<Long> seen = new HashSet<>();
+            Set<Long> databases = new java.util.TreeSet<>();
+            List<Long> ids = new ArrayList<>();
+            m.dashcardsOf(id).forEach(dc -> {
+                if (dc.cardId != null) {
+                    ids.add(dc.cardId);
+                }
+            });
+            m.seriesOfDashboard(id).forEach(s -> ids.add(s.cardId));
+            for (Long cardId : ids) {
+                CardRow card = m.findCard(cardId);
+                if (card != null && seen.add(cardId) && visible.canRead(card.collectionId)) {
+                    cards.add(DashboardViews.cardSummary(card));
+                    databases.add(card.databaseId);
+                }
+            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("cards", cards);
+            result.put("databases", databases.stream().map(dbId -> Map.of("id", dbId)).toList());
+            result.put("tables", List.of());
+            result.put("fields", List.of());
+            result.put("snippets", List.of());
+            result.put("dashboards", List.of());
+            return result;
+        });
+    }
+
+    // --- helpers ------------------------------------------------------------------------------------------------------
+
+    private Dashboard readable(SqlSession session, Caller caller, long id) {
+        Dashboard d = Checks.found(session.getMapper(DashboardMapper.class).findDashboard(id));
+        Checks.permitted(access.canRead(caller, d.collectionId));
+        return d;
+    }
+
+    /** Metabase's check-write-perms-for-collection: 403 with a JSON message unless the caller may write there. */
+    private void requireCurate(Caller caller, Long collectionId) {
+        if (collectionId != null && db.with(DashboardMapper.class, m -> m.findCollection(collectionId)) == null) {
+            throw ApiException.notFound();
+        }
+        if (!access.canWrite(caller, collectionId)) {
+            throw new ApiException(403, CURATE, Map.of("message", CURATE));
+        }
+    }
+
+    static ApiException archivedObject() {
+        return new ApiException(404, "The object has been archived.",
+                Map.of("message", "The object has been archived.", "error_code", "archived"));
+    }
+
+    private void record(SqlSession session, long id, long userId, boolean reversion, boolean creation) {
+        DashboardMapper m = session.getMapper(DashboardMapper.class);
+        Dashboard d = m.findDashboard(id);
+        revisions.record(session, Revisions.DASHBOARD, id, userId, serialize(m, d), null, creation, reversion);
+    }
+
+    /** The whole dashboard as a revision stores it: its fields, tabs and dashcards. */
+    private static Map<String, Object> serialize(DashboardMapper m, Dashboard d) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("name", d.name);
+        o.put("description", d.description);
+        o.put("parameters", Json.MAPPER.convertValue(parse(d.parameters), List.class));
+        o.put("collection_id", d.collectionId);
+        o.put("collection_position", d.collectionPosition);
+        o.put("cache_ttl", d.cacheTtl);
+        o.put("archived", d.archived);
+        o.put("auto_apply_filters", d.autoApplyFilters);
+        o.put("width", d.width);
+        List<Map<String, Object>> tabs = new ArrayList<>();
+        for (DashboardTab t : m.tabsOf(d.id)) {
+            tabs.add(new LinkedHashMap<>(Map.of("id", t.id, "name", t.name)));
+        }
+        o.put("tabs", tabs);
+        Map<Long, List<Long>> series = new HashMap<>();
+        for (SeriesRow s : m.seriesOfDashboard(d.id)) {
+            series.computeIfAbsent(s.dashboardcardId, k -> new ArrayList<>()).add(s.cardId);
+        }
+        List<Map<String, Object>> cards = new ArrayList<>();
+        for (Dashcard dc : m.dashcardsOf(d.id)) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("id", dc.id);
+            c.put("card_id", dc.cardId);
+            c.put("dashboard_tab_id", dc.dashboardTabId);
+            c.put("action_id", dc.actionId);
+            c.put("row", dc.gridRow);
+            c.put("col", dc.gridCol);
+            c.put("size_x", dc.sizeX);
+            c.put("size_y", dc.sizeY);
+            c.put("parameter_mappings", Json.MAPPER.convertValue(parse(dc.parameterMappings), Object.class));
+            c.put("visualization_settings", Json.MAPPER.convertValue(parse(dc.visualizationSettings), Object.class));
+            List<Map<String, Object>> s = new ArrayList<>();
+            for (Long cardId : series.getOrDefault(dc.id, List.of())) {
+                s.add(Map.of("id", cardId));
+            }
+            c.put("series", s);
+            cards.add(c);
+        }
+        o.put("cards", cards);
+        return o;
+    }
+
+    private Map<String, Object> lastEdit(SqlSession session, long id) {
+        List<Revision> history = revisions.history(session, Revisions.DASHBOARD, id);
+        if (history.isEmpty()) {
+            return null;
+        }
+        Revision newest = history.get(0);
+        UserRow user = session.getMapper(DashboardMapper.class).findUser(newest.userId);
+        Map<String, Object> info = DashboardViews.user(user);
+        info.remove("common_name");
+        info.put("timestamp", newest.createdAt);
+        return info;
+    }
+
+    /** The full dashboard as GET /api/dashboard/:id answers it. */
+    private Map<String, Object> view(SqlSession session, Caller caller, Dashboard d) {
+        DashboardMapper m = session.getMapper(DashboardMapper.class);
+        Visible visible = access.visible(caller);
+        Map<String, Object> v = DashboardViews.dashboard(d);
+        Map<Long, List<Long>> series = new HashMap<>();
+        for (SeriesRow s : m.seriesOfDashboard(d.id)) {
+            series.computeIfAbsent(s.dashboardcardId, k -> new ArrayList<>()).add(s.cardId);
+        }
+        List<Dashcard> dashcards = m.dashcardsOf(d.id);
+        Set<Long> cardIds = new HashSet<>();
+        dashcards.forEach(dc -> {
+            if (dc.cardId != null) {
+                cardIds.add(dc.cardId);
+            }
+        });
+        series.values().forEach(cardIds::addAll);
+        Map<Long, CardRow> cards = new HashMap<>();
+        if (!cardIds.isEmpty()) {
+            m.findCards(new ArrayList<>(cardIds)).forEach(c -> cards.put(c.id, c));
+        }
+        List<Map<String, Object>> dcs = new ArrayList<>();
+        Set<Long> fieldIds = new HashSet<>();
+        for (Dashcard dc : dashcards) {
+            List<Map<String, Object>> seriesViews = new ArrayList<>();
+            for (Long id : series.getOrDefault(dc.id, List.of())) {
+                seriesViews.add(DashboardViews.card(cards.get(id), visible));
+            }
+            Map<String, Object> card = dc.cardId == null ? null : DashboardViews.card(cards.get(dc.cardId), visible);
+            dcs.add(DashboardViews.dashcard(dc, card, seriesViews));
+            JsonNode mappings = parse(dc.parameterMappings);
+            if (mappings != null) {
+                for (JsonNode mapping : mappings) {
+                    JsonNode target = mapping.path("target");
+                    // ["dimension", ["field", 12, {...}]]
+                    JsonNode ref = target.path(1);
+                    if ("dimension".equals(target.path(0).asText()) && "field".equals(ref.path(0).asText())
+                            && ref.path(1).canConvertToExactIntegral()) {
+                        fieldIds.add(ref.path(1).asLong());
+                    }
+                }
+            }
+        }
+        v.put("dashcards", dcs);
+        List<Map<String, Object>> tabs = new ArrayList<>();
+        for (DashboardTab t : m.tabsOf(d.id)) {
+            tabs.add(DashboardViews.tab(t));
+        }
+        v.put("tabs", tabs);
+        Map<String, Object> paramFields = new LinkedHashMap<>();
+        if (!fieldIds.isEmpty()) {
+            for (Map<String, Object> f : m.findFields(new ArrayList<>(fieldIds))) {
+                paramFields.put(String.valueOf(f.get("id")), f);
+            }
+        }
+        v.put("param_fields", paramFields.isEmpty() ? null : paramFields);
+        v.put("param_values", null);
+        v.put("last_used_param_values", Map.of());
+        boolean canWrite = visible.canWrite(d.collectionId);
+        v.put("can_write", canWrite);
+        v.put("can_restore", canWrite && d.archivedDirectly);
+        v.put("can_delete", canWrite && d.archived);
+        v.put("collection", DashboardViews.collection(d.collectionId == null ? null : m.findCollection(d.collectionId), visible));
+        v.put("collection_authority_level", null);
+        v.put("moderation_reviews", List.of());
+        v.put("creator", DashboardViews.user(m.findUser(d.creatorId)));
+        Map<String, Object> edit = lastEdit(session, d.id);
+        if (edit != null) {
+            v.put("last-edit-info", edit);
+        }
+        return v;
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
+    }
+
+    static JsonNode parse(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return Json.read(json);
+        } catch (Exception e) {
+            throw new IllegalStateException("A stored dashboard column is not valid JSON", e);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.quarry.timeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.web.param.BoolStr;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Map;
+
+/** {@code /api/timeline-event}: events on timelines. */
+@Path("timeline-event")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class TimelineEventResource {
+    private final TimelineService timelines;
+    private final Caller caller;
+
+    @Inject
+    public TimelineEventResource(TimelineService timelines, Caller caller) {
+        this.timelines = timelines;
+        this.caller = caller;
+    }
+
+    @POST
+    @Access(Access.Level.USER)
+    public Map<String, Object> create(JsonNode json) {
+        return timelines.createEvent(caller, json);
+    }
+
+    @GET
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> list(@QueryParam("timeline_id") PosInt timelineId, @QueryParam("archived") BoolStr archived) {
+        return timelines.listEvents(caller, timelineId == null ? null : timelineId.value(), BoolStr.orDefault(archived, false));
+    }
+
+    @GET
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> get(@PathParam("id") PosInt id) {
+        return timelines.getEvent(caller, id.value());
+    }
+
+    @PUT
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
+        return timelines.updateEvent(caller, id.value(), json);
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Response delete(@PathParam("id") PosInt id) {
+        timelines.deleteEvent(caller, id.value());
+        return Response.noContent().build();
+    }
+}
