@@ -32,6 +32,9 @@ public final class TableMetadataResource {
     private final DatabaseService databases;
     private final MetadataService metadata;
     private final Caller caller;
+    /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
+    @Inject
+    private io.quarry.permission.DataPermissions dataPermissions;
 
     @Inject
     public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
@@ -49,6 +52,8 @@ public final class TableMetadataResource {
             dbViews.put(d.id, DatabaseViews.view(d, databases.driverOf(d), caller));
         }
         List<Table> tables = new ArrayList<>(metadata.tables(null, true));
+        java.util.Set<Long> readable = dataPermissions.readableDatabases(caller);
+        tables.removeIf(t -> readable != null && !readable.contains(t.dbId));
         tables.sort(Comparator.comparing((Table t) -> t.name).thenComparing(t -> t.id));
         List<Map<String, Object>> result = new ArrayList<>();
         for (Table t : tables) {
@@ -65,6 +70,7 @@ public final class TableMetadataResource {
     public Map<String, Object> get(@PathParam("id") PosInt id,
                                    @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
         Table table = metadata.requireTable(id.value());
+        dataPermissions.requireRead(caller, table.dbId);
         if (BoolStr.orDefault(includeEditableDataModel, false)) {
             Checks.permitted(caller.superuser());
         }
@@ -90,6 +96,7 @@ public final class TableMetadataResource {
                                              @QueryParam("include_hidden_fields") BoolStr includeHiddenFields,
                                              @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
         Table table = metadata.requireTable(id.value());
+        dataPermissions.requireRead(caller, table.dbId);
         if (BoolStr.orDefault(includeEditableDataModel, false)) {
             Checks.permitted(caller.superuser());
         }
