@@ -73,7 +73,7 @@ public final class Quarry implements AutoCloseable {
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
             io.quarry.collection.CollectionPermissionMapper.class,
-            io.quarry.permission.DataPermissionMapper.class);
+            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -115,6 +115,7 @@ public final class Quarry implements AutoCloseable {
     public final io.quarry.revision.Revisions revisions;
     public final io.quarry.permission.DataPermissions dataPermissions;
     public final io.quarry.permission.DataPermissionGraph dataPermissionGraph;
+    public final io.quarry.search.SearchService search;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -181,6 +182,7 @@ public final class Quarry implements AutoCloseable {
         databases.onCreate((session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         groups.onCreate(dataPermissions::grantGroupDefaults);
         queryProcessor.usePermissions(dataPermissions::checkQuery);
+        search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
     }
 
     /**

@@ -32,15 +32,16 @@ public final class TableMetadataResource {
     private final DatabaseService databases;
     private final MetadataService metadata;
     private final Caller caller;
-    /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
-    @Inject
-    private io.quarry.permission.DataPermissions dataPermissions;
+    /** Data permissions: who may see which database. */
+    private final io.quarry.permission.DataPermissions dataPermissions;
 
     @Inject
-    public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
+    public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller,
+                                 io.quarry.permission.DataPermissions dataPermissions) {
         this.databases = databases;
         this.metadata = metadata;
         this.caller = caller;
+        this.dataPermissions = dataPermissions;
     }
 
     /** Every active table, by name, each with its database. */

@@ -58,7 +58,8 @@ public final class Resources {
             io.quarry.qp.export.ExportResource.class,
             io.quarry.card.CardExportResource.class,
             io.quarry.qp.QueryMetadataResource.class,
-            io.quarry.permission.DataPermissionResource.class);
+            io.quarry.permission.DataPermissionResource.class,
+            io.quarry.search.SearchResource.class);
 
     private Resources() {
     }
