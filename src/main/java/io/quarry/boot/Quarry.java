@@ -73,7 +73,8 @@ public final class Quarry implements AutoCloseable {
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
             io.quarry.collection.CollectionPermissionMapper.class,
-            io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class);
+            io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class,
+            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -115,6 +116,9 @@ public final class Quarry implements AutoCloseable {
     public final io.quarry.revision.Revisions revisions;
     public final io.quarry.dashboard.DashboardService dashboards;
     public final io.quarry.timeline.TimelineService timelines;
+    public final io.quarry.permission.DataPermissions dataPermissions;
+    public final io.quarry.permission.DataPermissionGraph dataPermissionGraph;
+    public final io.quarry.search.SearchService search;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -178,6 +182,12 @@ public final class Quarry implements AutoCloseable {
         revisions = new io.quarry.revision.Revisions(clock);
         dashboards = new io.quarry.dashboard.DashboardService(db, collectionAccess, revisions, settings, clock);
         timelines = new io.quarry.timeline.TimelineService(db, collectionAccess, clock);
+        dataPermissions = new io.quarry.permission.DataPermissions(db);
+        dataPermissionGraph = new io.quarry.permission.DataPermissionGraph(db, clock);
+        databases.onCreate((session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
+        groups.onCreate(dataPermissions::grantGroupDefaults);
+        queryProcessor.usePermissions(dataPermissions::checkQuery);
+        search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
     }
 
     /**

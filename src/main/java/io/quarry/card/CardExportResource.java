@@ -94,7 +94,7 @@ public final class CardExportResource {
         QueryProcessor.Prepared prepared;
         QueryExecutor.Cursor cursor;
         try {
-            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT);
+            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT, true);
             cursor = processor.open(prepared);
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, format.isFile() ? null : request, card.databaseId);

@@ -83,7 +83,7 @@ public final class CardResource {
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         QueryProcessor.Prepared prepared;
         try {
-            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, request, card.databaseId);
         }
@@ -136,7 +136,7 @@ public final class CardResource {
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         io.quarry.qp.PivotQueries.Plan plan;
         try {
-            plan = new io.quarry.qp.PivotQueries(processor).plan(processor.prepare(request, caller, QueryProcessor.Purpose.API));
+            plan = new io.quarry.qp.PivotQueries(processor).plan(processor.prepare(request, caller, QueryProcessor.Purpose.API, true));
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, request, card.databaseId);
         }

@@ -41,6 +41,10 @@ public final class QueryMetadataResource {
     private final MetadataService metadata;
     private final Caller caller;
 
+    /** Data permissions, for the tables' metadata (field-injected to keep the constructor stable). */
+    @Inject
+    private io.quarry.permission.DataPermissions dataPermissions;
+
     @Inject
     public QueryMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
         this.databases = databases;
@@ -87,7 +91,7 @@ public final class QueryMetadataResource {
                 }
             }
         }
-        TableMetadataResource tables = new TableMetadataResource(databases, metadata, caller);
+        TableMetadataResource tables = new TableMetadataResource(databases, metadata, caller, dataPermissions);
         List<Map<String, Object>> tableViews = new ArrayList<>();
         for (long id : tableIds) {
             if (metadata.requireTable(id).dbId.equals(database.id)) {

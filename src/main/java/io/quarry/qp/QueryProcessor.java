@@ -115,24 +115,41 @@ public final class QueryProcessor {
     }
 
     public Prepared prepare(JsonNode request, Caller caller, Purpose purpose) {
+        return prepare(request, caller, purpose, false);
+    }
+
+    /** As {@link #prepare(JsonNode, Caller, Purpose)}; {@code savedCard}: the query is a saved question's, run as saved. */
+    public Prepared prepare(JsonNode request, Caller caller, Purpose purpose, boolean savedCard) {
         Query query = QueryNormalizer.normalize(request);
         Database database = databases.find(query.databaseId());
         if (database == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
         }
-        checkPermissions(caller, database, query);
+        checkPermissions(caller, database, query, savedCard);
         CompiledQuery compiled = compile(query, database);
         return new Prepared(query, database, compiled, rowLimit(query, purpose));
     }
 
     /**
-     * Data permissions. Until permission graphs exist every signed-in user may query every database, natively too,
-     * as in a fresh Metabase (All Users have unrestricted access).
+     * The data permission check, plugged in by the permissions module: throws a {@link QueryFailure} of type
+     * MISSING_PERMISSIONS when the caller may not run the query (ad-hoc native SQL, ad-hoc structured, saved question).
      */
-    private static void checkPermissions(Caller caller, Database database, Query query) {
+    public interface Permissions {
+        void check(Caller caller, long databaseId, boolean nativeQuery, boolean savedCard);
+    }
+
+    private volatile Permissions permissions = (caller, databaseId, nativeQuery, savedCard) -> { };
+
+    public void usePermissions(Permissions permissions) {
+        this.permissions = permissions;
+    }
+
+    /** Data permissions: signed-in callers only, then the permission graph's verdict. */
+    private void checkPermissions(Caller caller, Database database, Query query, boolean savedCard) {
         if (!caller.authenticated()) {
             throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to run this query.");
         }
+        permissions.check(caller, database.id, query.type() != Query.Type.MBQL, savedCard);
     }
 
     public CompiledQuery compile(Query query, Database database) {

@@ -25,6 +25,11 @@ public final class FieldValuesResource {
 
     private final Db db;
     private final SyncService sync;
+    /** Data permissions: values are data, shown to those who may see the database (field-injected). */
+    @Inject
+    private io.quarry.permission.DataPermissions dataPermissions;
+    @Inject
+    private io.quarry.web.security.Caller caller;
 
     @Inject
     public FieldValuesResource(Db db, SyncService sync) {
@@ -40,7 +45,12 @@ public final class FieldValuesResource {
     @Path("{id}/values")
     @Access(Access.Level.USER)
     public Map<String, Object> values(@PathParam("id") PosInt id) {
-        return sync.fieldValues().valuesOf(field(id));
+        Field field = field(id);
+        io.quarry.warehouse.Table table = db.with(WarehouseMapper.class, m -> m.findTable(field.tableId));
+        if (table != null) {
+            dataPermissions.requireRead(caller, table.dbId);
+        }
+        return sync.fieldValues().valuesOf(field);
     }
 
     /** Reads the field's values again now (or drops them when the field should have none). */

@@ -61,6 +61,13 @@ public final class GroupService {
         });
     }
 
+    /** Runs in the transaction that stores each new group (the data permissions module grants its defaults). */
+    private volatile java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Long> onCreate = (s, id) -> { };
+
+    public void onCreate(java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Long> listener) {
+        this.onCreate = listener;
+    }
+
     public Map<String, Object> create(String name) {
         checkNameLength(name);
         try {
@@ -70,6 +77,7 @@ public final class GroupService {
                 Group group = new Group();
                 group.name = name.trim();
                 mapper.insertGroup(group);
+                onCreate.accept(session, group.id);
                 return view(mapper.findGroup(group.id));
             });
         } catch (PersistenceException raced) {

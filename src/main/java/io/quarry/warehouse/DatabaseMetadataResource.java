@@ -42,6 +42,9 @@ public final class DatabaseMetadataResource {
     private final SavedQuestions savedQuestions;
     private final DatabaseUsage usage;
     private final Caller caller;
+    /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
+    @Inject
+    private io.quarry.permission.DataPermissions dataPermissions;
 
     @Inject
     public DatabaseMetadataResource(DatabaseService databases, MetadataService metadata, SavedQuestions savedQuestions,
@@ -68,7 +71,12 @@ public final class DatabaseMetadataResource {
         boolean onlyUploadable = BoolStr.orDefault(includeOnlyUploadable, false);
         boolean onlyEditable = onlyUploadable || BoolStr.orDefault(excludeUneditableDetails, false);
         List<Database> list = new ArrayList<>();
+        boolean editableDataModel = BoolStr.orDefault(includeEditableDataModel, false);
+        Map<Long, io.quarry.permission.DataPermissions.Access> access = dataPermissions.accessAll(caller);
         for (Database d : databases.list()) {
+            if (!caller.superuser() && !editableDataModel && !readable(access, d.id)) {
+                continue; // Metabase lists the databases the caller may query
+            }
             if (onlyEditable && !caller.superuser()) {
                 continue; // only those whose details the caller may edit
             }
@@ -90,6 +98,13 @@ public final class DatabaseMetadataResource {
             Map<String, Object> view = DatabaseViews.view(d, databases.driverOf(d), caller);
             if (withTables) {
                 view.put("tables", tablesByDb.getOrDefault(d.id, List.of()));
+            }
+            if (!caller.superuser()) {
+                if (!readable(access, d.id)) {
+                    view = idNameTables(view); // include_editable_data_model: no data access, name and id only
+                } else {
+                    view.put("native_permissions", access.get(d.id).nativePermissions());
+                }
             }
             data.add(view);
         }
@@ -118,7 +133,13 @@ public final class DatabaseMetadataResource {
         if (BoolStr.orDefault(excludeUneditableDetails, false)) {
             Checks.permitted(caller.superuser()); // only those who may edit the details
         }
+        io.quarry.permission.DataPermissions.Access access = dataPermissions.access(caller, database.id);
+        boolean reduced = !access.canRead() && BoolStr.orDefault(includeEditableDataModel, false);
+        if (!reduced) {
+            Checks.permitted(access.canRead());
+        }
         Map<String, Object> view = DatabaseViews.view(database, databases.driverOf(database), caller);
+        view.put("native_permissions", access.nativePermissions());
         if (include != null) {
             List<Table> tables = visibleTables(database.id);
             if (include.equals("tables")) {
@@ -130,7 +151,30 @@ public final class DatabaseMetadataResource {
         if (caller.superuser()) {
             view.put("can-manage", true);
         }
-        return view;
+        return reduced ? idNameTables(view) : view;
+    }
+
+    private static boolean readable(Map<Long, io.quarry.permission.DataPermissions.Access> access, long dbId) {
+        io.quarry.permission.DataPermissions.Access a = access.get(dbId);
+        return a != null && a.canRead();
+    }
+
+    /** What a caller without data access sees of a database (Metabase: name, id and tables). */
+    private static Map<String, Object> idNameTables(Map<String, Object> view) {
+        Map<String, Object> reduced = new LinkedHashMap<>();
+        reduced.put("id", view.get("id"));
+        reduced.put("name", view.get("name"));
+        if (view.containsKey("tables")) {
+            reduced.put("tables", view.get("tables"));
+        }
+        return reduced;
+    }
+
+    /** The database, 404 when there is none, 403 when the caller may not see its data. */
+    private Database readable(long id) {
+        Database database = databases.require(id);
+        dataPermissions.requireRead(caller, database.id);
+        return database;
     }
 
     /** Active tables that are not hidden, by display name (what Metabase hydrates as a database's tables). */
@@ -175,7 +219,7 @@ public final class DatabaseMetadataResource {
                                         @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
                                         @QueryParam("remove_inactive") BoolStr removeInactive,
                                         @QueryParam("skip_fields") BoolStr skipFields) {
-        Database database = databases.require(id.value());
+        Database database = readable(id.value());
         boolean hidden = BoolStr.orDefault(includeHidden, false);
         List<Table> tables = new ArrayList<>(metadata.tables(database.id, true));
         if (!hidden) {
@@ -198,6 +242,7 @@ public final class DatabaseMetadataResource {
             view.put("metrics", List.of());
         }
         Map<String, Object> view = DatabaseViews.view(database, databases.driverOf(database), caller);
+        view.put("native_permissions", dataPermissions.access(caller, database.id).nativePermissions());
         view.put("tables", tableViews);
         return view;
     }
@@ -207,7 +252,7 @@ public final class DatabaseMetadataResource {
     @Access(Access.Level.USER)
     public Response autocomplete(@PathParam("id") PosInt id, @QueryParam("prefix") NonBlank prefix,
                                  @QueryParam("substring") NonBlank substring) {
-        databases.require(id.value());
+        readable(id.value());
         if (prefix == null && substring == null) {
             throw ApiException.badRequest("Must include prefix or search");
         }
@@ -228,7 +273,7 @@ public final class DatabaseMetadataResource {
         if (query.isBlank()) {
             throw Validation.invalid("query", ParamRule.NON_BLANK, false, query);
         }
-        databases.require(id.value());
+        readable(id.value());
         return List.of(); // cards arrive with their own module
     }
 
@@ -236,7 +281,7 @@ public final class DatabaseMetadataResource {
     @Path("{id}/fields")
     @Access(Access.Level.USER)
     public List<Map<String, Object>> fields(@PathParam("id") PosInt id) {
-        databases.require(id.value());
+        readable(id.value());
         Map<Long, Table> tables = new HashMap<>();
         metadata.tables(id.value(), false).forEach(t -> tables.put(t.id, t));
         List<Field> fields = new ArrayList<>(metadata.fieldsOfDatabase(id.value()));
@@ -266,7 +311,7 @@ public final class DatabaseMetadataResource {
     @Access(Access.Level.USER)
     public List<Map<String, Object>> idFields(@PathParam("id") PosInt id,
                                               @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
-        databases.require(id.value());
+        readable(id.value());
         if (BoolStr.orDefault(includeEditableDataModel, false) && !caller.superuser()) {
             return List.of(); // only the fields the caller may edit
         }
@@ -289,7 +334,7 @@ public final class DatabaseMetadataResource {
     @Access(Access.Level.USER)
     public List<String> schemas(@PathParam("id") PosInt id, @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
                                 @QueryParam("include_hidden") BoolStr includeHidden) {
-        databases.require(id.value());
+        readable(id.value());
         boolean hidden = BoolStr.orDefault(includeHidden, false);
         TreeSet<String> schemas = new TreeSet<>();
         for (Table t : metadata.tables(id.value(), true)) {
@@ -319,7 +364,7 @@ public final class DatabaseMetadataResource {
     }
 
     private List<Map<String, Object>> schemaTables(PosInt id, String schema, BoolStr includeHidden) {
-        databases.require(id.value());
+        readable(id.value());
         boolean hidden = BoolStr.orDefault(includeHidden, false);
         List<Table> matched = new ArrayList<>();
         List<Table> emptySchema = new ArrayList<>();
@@ -346,7 +391,7 @@ public final class DatabaseMetadataResource {
     @Path("{id}/syncable_schemas")
     @Access(Access.Level.USER)
     public List<String> syncableSchemas(@PathParam("id") PosInt id) {
-        Database database = databases.require(id.value());
+        Database database = readable(id.value());
         Checks.permitted(caller.superuser());
         return metadata.syncableSchemas(database);
     }
@@ -355,7 +400,7 @@ public final class DatabaseMetadataResource {
     @Path("{id}/usage_info")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Long> usageInfo(@PathParam("id") PosInt id) {
-        databases.require(id.value());
+        readable(id.value());
         return usage.usage(id.value());
     }
 

@@ -72,8 +72,18 @@ public final class DatabaseService {
             database.cacheFieldValuesSchedule = Schedules.randomDaily();
         }
         database.storedDetails = codec.encode(database.details);
-        db.run(session -> session.getMapper(WarehouseMapper.class).insertDatabase(database));
+        db.run(session -> {
+            session.getMapper(WarehouseMapper.class).insertDatabase(database);
+            onCreate.accept(session, database);
+        });
         return database;
+    }
+
+    /** Runs in the transaction that stores each new database (the data permissions module grants its defaults). */
+    private volatile java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Database> onCreate = (s, d) -> { };
+
+    public void onCreate(java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Database> listener) {
+        this.onCreate = listener;
     }
 
     /** Writes every column of an existing database; the pool is rebuilt on next use if the details changed. */

@@ -27,6 +27,9 @@ public final class FieldMetadataResource {
     private final DatabaseService databases;
     private final MetadataService metadata;
     private final Caller caller;
+    /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
+    @Inject
+    private io.quarry.permission.DataPermissions dataPermissions;
 
     @Inject
     public FieldMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
@@ -45,6 +48,7 @@ public final class FieldMetadataResource {
             Checks.permitted(caller.superuser());
         }
         Table table = metadata.requireTable(field.tableId);
+        dataPermissions.requireRead(caller, table.dbId);
         List<Field> siblings = metadata.fieldsByTable(List.of(table.id)).get(table.id);
         Map<String, Object> view = metadata.hydrator(siblings).present(field, true);
         Map<String, Object> tableView = MetadataViews.table(table, false);

@@ -32,12 +32,16 @@ public final class TableMetadataResource {
     private final DatabaseService databases;
     private final MetadataService metadata;
     private final Caller caller;
+    /** Data permissions: who may see which database. */
+    private final io.quarry.permission.DataPermissions dataPermissions;
 
     @Inject
-    public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
+    public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller,
+                                 io.quarry.permission.DataPermissions dataPermissions) {
         this.databases = databases;
         this.metadata = metadata;
         this.caller = caller;
+        this.dataPermissions = dataPermissions;
     }
 
     /** Every active table, by name, each with its database. */
@@ -49,6 +53,8 @@ public final class TableMetadataResource {
             dbViews.put(d.id, DatabaseViews.view(d, databases.driverOf(d), caller));
         }
         List<Table> tables = new ArrayList<>(metadata.tables(null, true));
+        java.util.Set<Long> readable = dataPermissions.readableDatabases(caller);
+        tables.removeIf(t -> readable != null && !readable.contains(t.dbId));
         tables.sort(Comparator.comparing((Table t) -> t.name).thenComparing(t -> t.id));
         List<Map<String, Object>> result = new ArrayList<>();
         for (Table t : tables) {
@@ -65,6 +71,7 @@ public final class TableMetadataResource {
     public Map<String, Object> get(@PathParam("id") PosInt id,
                                    @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
         Table table = metadata.requireTable(id.value());
+        dataPermissions.requireRead(caller, table.dbId);
         if (BoolStr.orDefault(includeEditableDataModel, false)) {
             Checks.permitted(caller.superuser());
         }
@@ -90,6 +97,7 @@ public final class TableMetadataResource {
                                              @QueryParam("include_hidden_fields") BoolStr includeHiddenFields,
                                              @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
         Table table = metadata.requireTable(id.value());
+        dataPermissions.requireRead(caller, table.dbId);
         if (BoolStr.orDefault(includeEditableDataModel, false)) {
             Checks.permitted(caller.superuser());
         }

@@ -62,7 +62,9 @@ public final class Resources {
             io.quarry.timeline.TimelineResource.class,
             io.quarry.timeline.TimelineEventResource.class,
             io.quarry.timeline.CollectionTimelinesResource.class,
-            io.quarry.timeline.CardTimelinesResource.class);
+            io.quarry.timeline.CardTimelinesResource.class,
+            io.quarry.permission.DataPermissionResource.class,
+            io.quarry.search.SearchResource.class);
 
     private Resources() {
     }

@@ -1,0 +1,87 @@
+package io.quarry.search;
+
+import io.quarry.web.error.ApiException;
+import io.quarry.web.param.BoolStr;
+import io.quarry.web.param.ParamRule;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code GET /api/search}: find cards, models, dashboards, collections, tables, segments, snippets by name. */
+@Path("search")
+@Produces(MediaType.APPLICATION_JSON)
+public final class SearchResource {
+    static final int DEFAULT_LIMIT = 50;
+
+    private final SearchService search;
+    private final Caller caller;
+
+    @Inject
+    public SearchResource(SearchService search, Caller caller) {
+        this.search = search;
+        this.caller = caller;
+    }
+
+    @GET
+    @Access(Access.Level.USER)
+    public Map<String, Object> search(@QueryParam("q") String q, @QueryParam("models") List<String> models,
+                                      @QueryParam("archived") BoolStr archived, @QueryParam("collection") PosInt collection,
+                                      @QueryParam("table_db_id") PosInt tableDbId, @QueryParam("created_by") List<String> createdBy,
+                                      @QueryParam("limit") String limit, @QueryParam("offset") String offset) {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String m : models == null ? List.<String>of() : models) {
+            if (!SearchService.MODELS.contains(m)) {
+                throw ApiException.withErrors(400,
+                        Map.of("models", "nullable vector of enum of " + String.join(", ", SearchService.MODELS)),
+                        Map.of("models", List.of("should be either " + String.join(", ", SearchService.MODELS) + ", received: \"" + m + "\"")));
+            }
+            wanted.add(m);
+        }
+        Set<Long> creators = new LinkedHashSet<>();
+        for (String c : createdBy == null ? List.<String>of() : createdBy) {
+            try {
+                long id = Long.parseLong(c.trim());
+                if (id <= 0) {
+                    throw new NumberFormatException();
+                }
+                creators.add(id);
+            } catch (NumberFormatException e) {
+                throw ApiException.withErrors(400, Map.of("created_by", "nullable vector of value must be an integer greater than zero."),
+                        Map.of("created_by", List.of("should be a positive int, received: \"" + c + "\"")));
+            }
+        }
+        Integer pageLimit = null;
+        Integer pageOffset = null;
+        if (limit != null || offset != null) {
+            pageLimit = limit == null ? DEFAULT_LIMIT : paging("limit", limit);
+            pageOffset = offset == null ? 0 : paging("offset", offset);
+        }
+        return search.search(caller, new SearchService.Request(q, wanted, BoolStr.orDefault(archived, false),
+                collection == null ? null : collection.value(), tableDbId == null ? null : tableDbId.value(),
+                creators, pageLimit, pageOffset));
+    }
+
+    /** Metabase's paging middleware: a non-negative integer, else 400 naming the parameter. */
+    private static int paging(String name, String raw) {
+        try {
+            return Integer.parseUnsignedInt(raw.trim());
+        } catch (NumberFormatException e) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("errors", Map.of(name, ParamRule.NON_NEGATIVE_INT.message(true)));
+            body.put("specific-errors", Map.of(name, List.of(ParamRule.NON_NEGATIVE_INT.specific(raw))));
+            body.put("message", "Error parsing paging parameters: " + e.getMessage());
+            throw new ApiException(400, "Invalid field: " + name, body);
+        }
+    }
+}
