@@ -154,7 +154,7 @@ public final class DashboardResource {
         QueryProcessor.Prepared prepared;
         QueryExecutor.Cursor cursor;
         try {
-            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
             cursor = processor.open(prepared);
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, request, run.card().databaseId);
@@ -211,7 +211,7 @@ public final class DashboardResource {
         QueryProcessor.Prepared prepared;
         QueryExecutor.Cursor cursor;
         try {
-            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT);
+            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT, true);
             cursor = processor.open(prepared);
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, format.isFile() ? null : run.request(), run.card().databaseId);
