@@ -155,7 +155,7 @@ public final class Quarry implements AutoCloseable {
         queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
                 config.queryTimeoutSeconds);
         queryCache = new QueryCache(db, clock);
-        cards = new CardService(db, databases, clock);
+        cards = new CardService(db, databases, queryProcessor, settings, clock);
         queryProcessor.useCards(cards::cardQuery);
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
@@ -173,6 +173,7 @@ public final class Quarry implements AutoCloseable {
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
         collectionAccess = new io.quarry.collection.GraphCollectionAccess(db);
         revisions = new io.quarry.revision.Revisions(clock);
+        cards.use(collectionAccess, revisions);
     }
 
     /**
