@@ -72,7 +72,7 @@ public final class Quarry implements AutoCloseable {
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
-            io.quarry.collection.CollectionPermissionMapper.class);
+            io.quarry.collection.CollectionPermissionMapper.class, io.quarry.bookmark.BookmarkMapper.class);
 
     public final AppConfig config;
     public final Clock clock;

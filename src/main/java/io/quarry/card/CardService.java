@@ -832,7 +832,11 @@ public final class CardService implements Revertible {
     }
 
     private static boolean sameJson(Object a, Object b) {
-        return Objects.equals(Json.MAPPER.valueToTree(a), Json.MAPPER.valueToTree(b));
+        try {
+            return Objects.equals(Json.read(Json.write(a)), Json.read(Json.write(b)));
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private OffsetDateTime now() {

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.LongFunction;
 
@@ -43,8 +42,7 @@ public final class RevisionDiff {
         if (before != null) {
             keys.addAll(before.keySet());
         }
-        keys.removeIf(k -> Objects.equals(Json.MAPPER.valueToTree(before == null ? null : before.get(k)),
-                Json.MAPPER.valueToTree(after == null ? null : after.get(k))));
+        keys.removeIf(k -> Revisions.sameJson(before == null ? null : before.get(k), after == null ? null : after.get(k)));
         return keys;
     }
 

@@ -66,10 +66,19 @@ public final class Revisions {
     public Revision recordIfChanged(SqlSession session, String model, long id, long userId, Map<String, Object> object,
             String message) {
         List<Revision> history = history(session, model, id);
-        if (!history.isEmpty() && Objects.equals(Json.MAPPER.valueToTree(history.get(0).object), Json.MAPPER.valueToTree(object))) {
+        if (!history.isEmpty() && sameJson(history.get(0).object, object)) {
             return null;
         }
         return record(session, model, id, userId, object, message, false, false);
+    }
+
+    /** Equal as JSON text, whatever Java number types the two sides hold. */
+    static boolean sameJson(Object a, Object b) {
+        try {
+            return Objects.equals(Json.read(Json.write(a)), Json.read(Json.write(b)));
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** Newest first. */

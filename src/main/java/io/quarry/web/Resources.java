@@ -58,7 +58,8 @@ public final class Resources {
             io.quarry.qp.export.ExportResource.class,
             io.quarry.card.CardExportResource.class,
             io.quarry.qp.QueryMetadataResource.class,
-            io.quarry.revision.RevisionResource.class);
+            io.quarry.revision.RevisionResource.class,
+            io.quarry.bookmark.BookmarkResource.class);
 
     private Resources() {
     }
