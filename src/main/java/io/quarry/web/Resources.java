@@ -59,7 +59,8 @@ public final class Resources {
             io.quarry.card.CardExportResource.class,
             io.quarry.qp.QueryMetadataResource.class,
             io.quarry.revision.RevisionResource.class,
-            io.quarry.bookmark.BookmarkResource.class);
+            io.quarry.bookmark.BookmarkResource.class,
+            io.quarry.card.CardParamsResource.class);
 
     private Resources() {
     }

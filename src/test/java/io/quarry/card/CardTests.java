@@ -23,12 +23,15 @@ final class CardTests {
     final long dbId;
     final Path shop;
 
-    CardTests() throws Exception {
+    CardTests(String... extraTargetSql) throws Exception {
         server = TestServer.start();
         anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
         user = Fixtures.ordinaryCaller(anonymous, admin);
         shop = TargetDatabases.h2Shop();
+        if (extraTargetSql.length > 0) {
+            TargetDatabases.h2Execute(shop, extraTargetSql);
+        }
         dbId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
                 "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(dbId).get();
