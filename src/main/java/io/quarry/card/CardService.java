@@ -175,6 +175,11 @@ public final class CardService implements Revertible {
         return card;
     }
 
+    /** What the caller may read, for filtering lists of cards. */
+    public CollectionAccess.Visible visible(Caller caller) {
+        return access.visible(caller);
+    }
+
     public boolean canRead(Caller caller, Card card) {
         return access.canRead(caller, card.collectionId);
     }

@@ -60,7 +60,8 @@ public final class Resources {
             io.quarry.qp.QueryMetadataResource.class,
             io.quarry.revision.RevisionResource.class,
             io.quarry.bookmark.BookmarkResource.class,
-            io.quarry.card.CardParamsResource.class);
+            io.quarry.card.CardParamsResource.class,
+            io.quarry.card.CardSeriesResource.class);
 
     private Resources() {
     }

@@ -103,4 +103,43 @@ class CardListIT {
         assertEquals("nullable enum of archived, table, using_model, bookmarked, all, mine, database",
                 badF.get("errors").get("f").asText());
     }
+
+    @Test
+    void seriesPagesThroughCompatibleCards() {
+        long base = t.create(admin, t.with(t.nativeCard("Series base", "SELECT CATEGORY, TOTAL FROM ORDERS"), "display", "line"));
+        long s1 = t.create(admin, t.with(t.nativeCard("Series one", "SELECT 1"), "display", "bar"));
+        long s2 = t.create(admin, t.with(t.nativeCard("Series two", "SELECT 2"), "display", "line"));
+        long s3 = t.create(admin, t.with(t.nativeCard("Other three", "SELECT 3"), "display", "area"));
+        long hiddenLine = t.create(admin, t.with(t.nativeCard("Series hidden", "SELECT 4"), "display", "line", "collection_id", secret));
+        long pie = t.create(admin, t.with(t.nativeCard("Pie", "SELECT 5"), "display", "pie"));
+        List<Long> all = ids(admin.get(200, "card/" + base + "/series").json());
+        assertEquals(List.of(hiddenLine, s3, s2, s1), all.subList(0, 4), "newest first, without the card itself");
+        assertFalse(all.contains(pie) || all.contains(base) || all.contains(adminCard));
+        assertFalse(ids(user.get(200, "card/" + base + "/series").json()).contains(hiddenLine));
+        assertEquals(List.of(s3), ids(user.get(200, "card/" + base + "/series", "limit", 1).json()));
+        assertEquals(List.of(s2), ids(user.get(200, "card/" + base + "/series", "limit", 1, "last_cursor", s3).json()));
+        assertEquals(List.of(s2, s1), ids(admin.get(200, "card/" + base + "/series", "query", "SERIES").json()).subList(1, 3));
+        assertEquals(List.of(s3, s1), ids(user.get(200, "card/" + base + "/series?exclude_ids=" + s2 + "&exclude_ids=" + hiddenLine
+                + "&limit=2").json()));
+        assertEquals("Card with type pie is not compatible to have series", admin.get(400, "card/" + pie + "/series").body());
+        assertTrue(admin.get(400, "card/" + base + "/series", "exclude_ids", "x").json().get("errors").has("exclude_ids"));
+        user.get(403, "card/" + hiddenLine + "/series");
+        t.anonymous.get(401, "card/" + base + "/series");
+        admin.get(404, "card/999999/series");
+    }
+
+    @Test
+    void relatedEntities() {
+        JsonNode related = user.get(200, "card/" + tableCard + "/related").json();
+        assertEquals("ORDERS", related.get("table").get("name").asText());
+        List<Long> similar = new ArrayList<>();
+        related.get("similar-questions").forEach(c -> similar.add(c.get("id").asLong()));
+        assertEquals(List.of(model), similar);
+        assertTrue(related.get("dashboards").isArray());
+        JsonNode adHoc = user.post(200, "card/related", Map.of("query", Map.of("database", t.dbId, "type", "query",
+                "query", Map.of("source-table", t.tableId("ORDERS"))))).json();
+        assertEquals(2, adHoc.get("similar-questions").size());
+        user.get(403, "card/" + hidden + "/related");
+        t.anonymous.get(401, "card/" + tableCard + "/related");
+    }
 }
