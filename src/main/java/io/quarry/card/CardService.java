@@ -61,6 +61,7 @@ public final class CardService implements Revertible {
         this.processor = processor;
         this.settings = settings;
         this.clock = clock;
+        CardUploads.register(settings);
     }
 
     /** Completes the wiring with services built after this one, and registers cards with {@code /api/revision}. */

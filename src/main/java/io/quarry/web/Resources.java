@@ -61,7 +61,9 @@ public final class Resources {
             io.quarry.revision.RevisionResource.class,
             io.quarry.bookmark.BookmarkResource.class,
             io.quarry.card.CardParamsResource.class,
-            io.quarry.card.CardSeriesResource.class);
+            io.quarry.card.CardSeriesResource.class,
+            io.quarry.card.CardUploadResource.class,
+            io.quarry.card.CardUploadResource.Upload.class);
 
     private Resources() {
     }
