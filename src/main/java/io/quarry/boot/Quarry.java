@@ -74,7 +74,8 @@ public final class Quarry implements AutoCloseable {
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
             io.quarry.collection.CollectionPermissionMapper.class,
             io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class,
-            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class);
+            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class,
+            io.quarry.bookmark.BookmarkMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -162,7 +163,7 @@ public final class Quarry implements AutoCloseable {
         queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
                 config.queryTimeoutSeconds);
         queryCache = new QueryCache(db, clock);
-        cards = new CardService(db, databases, clock);
+        cards = new CardService(db, databases, queryProcessor, settings, clock);
         queryProcessor.useCards(cards::cardQuery);
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
@@ -188,6 +189,7 @@ public final class Quarry implements AutoCloseable {
         groups.onCreate(dataPermissions::grantGroupDefaults);
         queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
+        cards.use(collectionAccess, revisions);
     }
 
     /**

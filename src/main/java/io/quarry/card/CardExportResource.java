@@ -83,7 +83,7 @@ public final class CardExportResource {
     }
 
     private Response export(long id, ExportFormat format, JsonNode parameters, ObjectNode options) {
-        Card card = cards.require(id);
+        Card card = cards.requireReadable(id, caller);
         ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
         if (parameters != null && !parameters.isNull()) {
             request.set("parameters", parameters);

@@ -15,6 +15,18 @@ import io.quarry.web.security.Access;
 import io.quarry.web.security.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import io.quarry.appdb.Db;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
+import io.quarry.web.param.BoolStr;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.QueryParam;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -33,15 +45,24 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class CardResource {
+    static final List<String> FILTERS = List.of("archived", "table", "using_model", "bookmarked", "all", "mine", "database");
+
     private final CardService cards;
+    private final DatabaseService databases;
+    private final io.quarry.warehouse.MetadataService metadata;
+    private final Db db;
     private final QueryProcessor processor;
     private final QueryCache cache;
     private final Caller caller;
     private final Clock clock;
 
     @Inject
-    public CardResource(CardService cards, QueryProcessor processor, QueryCache cache, Caller caller, Clock clock) {
+    public CardResource(CardService cards, DatabaseService databases, io.quarry.warehouse.MetadataService metadata, Db db,
+                        QueryProcessor processor, QueryCache cache, Caller caller, Clock clock) {
         this.cards = cards;
+        this.databases = databases;
+        this.metadata = metadata;
+        this.db = db;
         this.processor = processor;
         this.cache = cache;
         this.caller = caller;
@@ -51,14 +72,152 @@ public final class CardResource {
     @POST
     @Access(Access.Level.USER)
     public Map<String, Object> create(JsonNode json) {
-        return CardService.view(cards.create(json, caller.id()));
+        return cards.fullView(cards.create(json, caller), caller);
+    }
+
+    /** {@code f}: all (default), mine, bookmarked, database, table, using_model, archived; {@code model_id} for the last three. */
+    @GET
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> list(@QueryParam("f") String f, @QueryParam("model_id") PosInt modelId) {
+        String filter = f == null ? "all" : f;
+        if (!FILTERS.contains(filter)) {
+            throw ApiException.withErrors(400, Map.of("f", "nullable enum of " + String.join(", ", FILTERS)),
+                    Map.of("f", List.of("should be either " + String.join(" or ", FILTERS.stream().map(x -> "\"" + x + "\"").toList())
+                            + ", received: \"" + filter + "\"")));
+        }
+        Long model = modelId == null ? null : modelId.value();
+        if (Set.of("database", "table", "using_model").contains(filter)) {
+            if (model == null) {
+                throw ApiException.invalidField("model_id", "model_id is a required parameter when filter mode is '" + filter + "'");
+            }
+            if (filter.equals("database")) {
+                Checks.found(databases.find(model));
+            } else if (filter.equals("table")) {
+                Checks.found(db.with(io.quarry.warehouse.WarehouseMapper.class, m -> m.findTable(model)));
+            }
+        }
+        return cards.views(cards.list(filter, model, caller), caller);
     }
 
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
-    public Map<String, Object> get(@PathParam("id") PosInt id) {
-        return CardService.view(cards.require(id.value()));
+    public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("ignore_view") BoolStr ignoreView) {
+        Card card = cards.requireReadable(id.value(), caller);
+        if (!BoolStr.orDefault(ignoreView, false)) {
+            cards.touch(card.id);
+            card = cards.require(card.id);
+        }
+        return cards.fullView(card, caller);
+    }
+
+    /** Unknown keys are ignored: clients send whole cards back. */
+    @PUT
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
+        return cards.fullView(cards.update(id.value(), json, caller), caller);
+    }
+
+    /** Deprecated hard delete (archive with PUT instead): 204. */
+    @DELETE
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public Response delete(@PathParam("id") PosInt id) {
+        cards.delete(id.value(), caller);
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("{id}/copy")
+    @Access(Access.Level.USER)
+    public Map<String, Object> copy(@PathParam("id") PosInt id) {
+        return cards.fullView(cards.copy(id.value(), caller), caller);
+    }
+
+    /** {@code {card_ids: [...], collection_id}}: moves cards (null = Root); {@code {"status": "ok"}}. */
+    @POST
+    @Path("collections")
+    @Access(Access.Level.USER)
+    public Map<String, Object> move(JsonNode json) {
+        Body body = Body.of(json);
+        JsonNode ids = body.get("card_ids");
+        List<Long> cardIds = new ArrayList<>();
+        if (!ids.isArray()) {
+            body.addError("card_ids", ids.isNull() ? "value must be an array." : "value must be an array.",
+                    ids.isNull() ? "missing required key, received: nil" : "should be a sequence, received: " + ids);
+        } else {
+            for (JsonNode element : ids) {
+                if (!element.isIntegralNumber() || element.asLong() <= 0) {
+                    body.addError("card_ids", "value must be an array. Each value must be an integer greater than zero.",
+                            "invalid type, received: " + element);
+                    break;
+                }
+                cardIds.add(element.asLong());
+            }
+        }
+        Long collectionId = body.optPosInt("collection_id");
+        body.throwIfInvalid();
+        cards.move(cardIds, collectionId, caller);
+        return Map.of("status", "ok");
+    }
+
+    /** Cards with a public link: superusers, public sharing enabled. */
+    @GET
+    @Path("public")
+    @Access(Access.Level.SUPERUSER)
+    public List<Map<String, Object>> publicCards() {
+        cards.requirePublicSharing();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Card c : cards.publicCards()) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("name", c.name);
+            v.put("id", c.id);
+            v.put("public_uuid", c.publicUuid);
+            out.add(v);
+        }
+        return out;
+    }
+
+    /** Cards with {@code enable_embedding}: superusers, embedding enabled. */
+    @GET
+    @Path("embeddable")
+    @Access(Access.Level.SUPERUSER)
+    public List<Map<String, Object>> embeddableCards() {
+        cards.requireEmbedding();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Card c : cards.embeddableCards()) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("name", c.name);
+            v.put("id", c.id);
+            out.add(v);
+        }
+        return out;
+    }
+
+    /** The card's public UUID ({@code {"uuid": ...}}), the same one when it is already shared. */
+    @POST
+    @Path("{id}/public_link")
+    @Access(Access.Level.USER)
+    public Map<String, Object> publicLink(@PathParam("id") PosInt id) {
+        return Map.of("uuid", cards.publicLink(id.value(), caller));
+    }
+
+    @DELETE
+    @Path("{id}/public_link")
+    @Access(Access.Level.USER)
+    public Response removePublicLink(@PathParam("id") PosInt id) {
+        cards.removePublicLink(id.value(), caller);
+        return Response.noContent().build();
+    }
+
+    /** What a client needs to show the card: its database, tables, fields and referenced cards. */
+    @GET
+    @Path("{id}/query_metadata")
+    @Access(Access.Level.USER)
+    public Map<String, Object> queryMetadata(@PathParam("id") PosInt id) {
+        Card card = cards.requireReadable(id.value(), caller);
+        return new io.quarry.qp.QueryMetadataResource(databases, metadata, caller).queryMetadata(CardService.parse(card.datasetQuery));
     }
 
     /**
@@ -75,7 +234,7 @@ public final class CardResource {
         body.optPosInt("dashboard_id");
         body.optBool("collection_preview");
         body.throwIfInvalid();
-        Card card = cards.require(id.value());
+        Card card = cards.requireReadable(id.value(), caller);
         ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
         if (body.hasValue("parameters")) {
             request.set("parameters", body.get("parameters"));
@@ -128,7 +287,7 @@ public final class CardResource {
         Body body = Body.of(json);
         body.optBool("ignore_cache");
         body.throwIfInvalid();
-        Card card = cards.require(id.value());
+        Card card = cards.requireReadable(id.value(), caller);
         ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
         if (body.hasValue("parameters")) {
             request.set("parameters", body.get("parameters"));

@@ -1,32 +1,80 @@
 package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
+import io.quarry.collection.CollectionAccess;
+import io.quarry.qp.Column;
+import io.quarry.qp.QueryExecutor;
+import io.quarry.qp.QueryProcessor;
+import io.quarry.revision.Revertible;
+import io.quarry.revision.Revisions;
+import io.quarry.setting.Settings;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.web.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
+import io.quarry.web.security.Caller;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.ibatis.session.SqlSession;
 
-/** Saved questions and models: storing them, and their JSON form. (Listing, moving and the rest grow here.) */
-public final class CardService {
+/**
+ * Saved questions, models and metrics: validation, rights (a card takes the rights of its collection), storage with
+ * revision history, pinning, public links, and their JSON form.
+ */
+public final class CardService implements Revertible {
+    /** Keys of a card that a revision stores and a revert puts back. */
+    static final List<String> REVISION_KEYS = List.of("name", "description", "display", "type", "dataset_query", "query_type",
+            "visualization_settings", "result_metadata", "parameters", "parameter_mappings", "database_id", "table_id",
+            "collection_id", "collection_position", "collection_preview", "archived", "enable_embedding", "embedding_params",
+            "cache_ttl");
+    static final String[] TYPES = {"question", "model", "metric"};
+    private static final Set<String> EMBEDDING_VALUES = Set.of("disabled", "enabled", "locked");
+    /** Column keys of a model's metadata that people edit and a new query keeps. */
+    private static final List<String> EDITABLE_METADATA = List.of("display_name", "description", "semantic_type",
+            "visibility_type", "settings", "fk_target_field_id");
+
     private final Db db;
     private final DatabaseService databases;
+    private final QueryProcessor processor;
+    private final Settings settings;
     private final Clock clock;
+    private CollectionAccess access;
+    private Revisions revisions;
 
-    public CardService(Db db, DatabaseService databases, Clock clock) {
+    public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, Clock clock) {
         this.db = db;
         this.databases = databases;
+        this.processor = processor;
+        this.settings = settings;
         this.clock = clock;
+        CardUploads.register(settings);
     }
 
-    /** Validates a create request (every violation in one 400) and stores the card. */
-    public Card create(JsonNode json, long creatorId) {
+    /** Completes the wiring with services built after this one, and registers cards with {@code /api/revision}. */
+    public void use(CollectionAccess collectionAccess, Revisions revisionHistory) {
+        this.access = collectionAccess;
+        this.revisions = revisionHistory;
+        revisionHistory.register("card", this);
+    }
+
+    // --- create --------------------------------------------------------------------------------------------------
+
+    /** Validates a create request (every violation in one 400), checks rights and stores the card with its revision. */
+    public Card create(JsonNode json, Caller caller) {
         Body body = Body.of(json);
         String name = body.nonBlank("name");
         String display = body.nonBlank("display");
@@ -37,40 +85,437 @@ public final class CardService {
         Long collectionPosition = body.optPosInt("collection_position");
         Long cacheTtl = body.optPosInt("cache_ttl");
         Boolean dataset = body.optBool("dataset");
-        String type = body.optEnum("type", "question", "model", "metric");
+        String type = body.optEnum("type", TYPES);
+        body.optPosInt("dashboard_id");
+        body.optPosInt("dashboard_tab_id");
         CardParameters.check(body);
+        checkResultMetadata(body);
         body.throwIfInvalid();
-        Object database = datasetQuery.get("database");
-        if (!(database instanceof Number n) || n.longValue() <= 0 || databases.find(n.longValue()) == null) {
-            throw ApiException.invalidField("dataset_query", "The query's database does not exist.");
-        }
+        long databaseId = databaseOf(datasetQuery);
+        requireCollectionWrite(caller, collectionId);
         Card card = new Card();
         card.name = name;
         card.display = display;
         card.description = description;
-        card.datasetQuery = Json.write(datasetQuery);
-        card.queryType = String.valueOf(datasetQuery.getOrDefault("type", "query"));
         card.visualizationSettings = Json.write(visualization);
-        card.databaseId = ((Number) database).longValue();
         card.collectionId = collectionId;
         card.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
         card.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
         card.cardType = type != null ? type : Boolean.TRUE.equals(dataset) ? "model" : "question";
         card.parameters = body.hasValue("parameters") ? Json.write(body.get("parameters")) : "[]";
         card.parameterMappings = body.hasValue("parameter_mappings") ? Json.write(body.get("parameter_mappings")) : "[]";
-        card.resultMetadata = body.hasValue("result_metadata") ? Json.write(body.get("result_metadata")) : null;
-        card.creatorId = creatorId;
-        card.entityId = EntityIds.next();
-        OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
+        setQuery(card, datasetQuery, databaseId);
+        card.resultMetadata = resultMetadata(datasetQuery, body.hasValue("result_metadata") ? body.get("result_metadata") : null,
+                "model".equals(card.cardType), caller);
+        card.creatorId = caller.id();
+        return insert(card, caller);
+    }
+
+    /** {@code POST /api/card/:id/copy}: "Copy of <name>", in the original's collection, unpinned and not shared. */
+    public Card copy(long id, Caller caller) {
+        Card original = requireReadable(id, caller);
+        requireCollectionWrite(caller, original.collectionId);
+        Card copy = new Card();
+        copy.name = "Copy of " + original.name;
+        copy.description = original.description;
+        copy.display = original.display;
+        copy.cardType = original.cardType;
+        copy.datasetQuery = original.datasetQuery;
+        copy.queryType = original.queryType;
+        copy.visualizationSettings = original.visualizationSettings;
+        copy.resultMetadata = original.resultMetadata;
+        copy.parameters = original.parameters;
+        copy.parameterMappings = original.parameterMappings;
+        copy.databaseId = original.databaseId;
+        copy.tableId = original.tableId;
+        copy.collectionId = original.collectionId;
+        copy.collectionPreview = original.collectionPreview;
+        copy.cacheTtl = original.cacheTtl;
+        copy.creatorId = caller.id();
+        return insert(copy, caller);
+    }
+
+    /** Stores a new card (its entity id and timestamps set here), makes room for its pin and records its creation. */
+    public Card insert(Card card, Caller caller) {
+        card.entityId = card.entityId == null ? EntityIds.next() : card.entityId;
+        OffsetDateTime now = now();
         card.createdAt = now;
         card.updatedAt = now;
-        db.run(session -> session.getMapper(CardMapper.class).insertCard(card));
+        db.run(session -> {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            if (card.collectionPosition != null) {
+                reconcile(mapper, card.collectionId, null, card.collectionPosition, null);
+            }
+            mapper.insertCard(card);
+            revisions.record(session, Revisions.CARD, card.id, caller.id(), revisionObject(card), null, true, false);
+        });
         return card;
     }
+
+    // --- read ----------------------------------------------------------------------------------------------------
 
     public Card require(long id) {
         return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
     }
+
+    public Card find(long id) {
+        return db.with(CardMapper.class, m -> m.findCard(id));
+    }
+
+    /** 404 for a missing card, 403 unless the caller may read its collection. */
+    public Card requireReadable(long id, Caller caller) {
+        Card card = require(id);
+        access.requireRead(caller, card.collectionId);
+        return card;
+    }
+
+    /** 404 for a missing card, 403 unless the caller may write its collection. */
+    public Card requireWritable(long id, Caller caller) {
+        Card card = require(id);
+        access.requireWrite(caller, card.collectionId);
+        return card;
+    }
+
+    /** What the caller may read, for filtering lists of cards. */
+    public CollectionAccess.Visible visible(Caller caller) {
+        return access.visible(caller);
+    }
+
+    public boolean canRead(Caller caller, Card card) {
+        return access.canRead(caller, card.collectionId);
+    }
+
+    /** {@code GET /api/card}: readable cards for one filter, ordered by name. */
+    public List<Card> list(String filter, Long modelId, Caller caller) {
+        List<Card> cards;
+        if ("using_model".equals(filter)) {
+            Card model = requireReadable(modelId, caller);
+            cards = new ArrayList<>();
+            for (Card c : db.with(CardMapper.class, m -> m.listCardsMentioning(model.databaseId, "%card__" + modelId + "%", "%#" + modelId + "%"))) {
+                if (c.id != modelId && CardReferences.cardIds(parse(c.datasetQuery)).contains(modelId)) {
+                    cards.add(c);
+                }
+            }
+        } else {
+            cards = db.with(CardMapper.class, m -> m.listCards(filter, modelId, caller.id()));
+        }
+        CollectionAccess.Visible visible = access.visible(caller);
+        cards.removeIf(c -> !visible.canRead(c.collectionId));
+        return cards;
+    }
+
+    public List<Card> publicCards() {
+        return db.with(CardMapper.class, CardMapper::listPublicCards);
+    }
+
+    public List<Card> embeddableCards() {
+        return db.with(CardMapper.class, CardMapper::listEmbeddableCards);
+    }
+
+    // --- update --------------------------------------------------------------------------------------------------
+
+    /**
+     * {@code PUT /api/card/:id}: only the keys it knows (clients send whole cards back). Nullable keys that clear a
+     * value when sent as null: description, collection_id, collection_position, cache_ttl; the rest ignore a null.
+     */
+    public Card update(long id, JsonNode json, Caller caller) {
+        Body body = Body.of(json);
+        String name = body.optNonBlank("name");
+        String description = body.optString("description");
+        String display = body.optNonBlank("display");
+        Map<String, Object> datasetQuery = body.optMap("dataset_query");
+        Map<String, Object> visualization = body.optMap("visualization_settings");
+        Boolean archived = body.optBool("archived");
+        Boolean enableEmbedding = body.optBool("enable_embedding");
+        Boolean collectionPreview = body.optBool("collection_preview");
+        Boolean dataset = body.optBool("dataset");
+        String type = body.optEnum("type", TYPES);
+        Long collectionId = body.optPosInt("collection_id");
+        Long collectionPosition = body.optPosInt("collection_position");
+        Long cacheTtl = body.optPosInt("cache_ttl");
+        body.optPosInt("dashboard_id");
+        body.optPosInt("dashboard_tab_id");
+        Map<String, Object> embeddingParams = embeddingParams(body);
+        CardParameters.check(body);
+        checkResultMetadata(body);
+        body.throwIfInvalid();
+
+        Card before = requireWritable(id, caller);
+        Card card = requireWritable(id, caller);
+        if (body.has("collection_id") && !Objects.equals(collectionId, before.collectionId)) {
+            requireCollectionWrite(caller, collectionId);
+            card.collectionId = collectionId;
+        }
+        if (name != null) {
+            card.name = name;
+        }
+        if (body.has("description")) {
+            card.description = description;
+        }
+        if (display != null) {
+            card.display = display;
+        }
+        if (visualization != null) {
+            card.visualizationSettings = Json.write(visualization);
+        }
+        if (collectionPreview != null) {
+            card.collectionPreview = collectionPreview;
+        }
+        String newType = type != null ? type : dataset != null && !body.has("type") ? (dataset ? "model" : "question") : null;
+        if (newType != null && !newType.equals(card.cardType)) {
+            card.cardType = newType;
+            if ("model".equals(newType) && !"list".equals(card.display)) {
+                card.display = "table";
+            }
+        }
+        if (body.has("collection_position")) {
+            card.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
+        }
+        if (body.has("cache_ttl")) {
+            card.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
+        }
+        if (body.hasValue("parameters")) {
+            card.parameters = Json.write(body.get("parameters"));
+        }
+        if (body.hasValue("parameter_mappings")) {
+            card.parameterMappings = Json.write(body.get("parameter_mappings"));
+        }
+        boolean embeddingChanges = (enableEmbedding != null && enableEmbedding != card.enableEmbedding)
+                || (embeddingParams != null && !sameJson(embeddingParams, parse(card.embeddingParams)));
+        if (embeddingChanges) {
+            if (!embeddingEnabled()) {
+                throw ApiException.badRequest("Embedding is not enabled.");
+            }
+            Checks.permitted(caller.superuser());
+            if (enableEmbedding != null) {
+                card.enableEmbedding = enableEmbedding;
+            }
+            if (embeddingParams != null) {
+                card.embeddingParams = Json.write(embeddingParams);
+            }
+        }
+        if (archived != null && archived != card.archived) {
+            card.archived = archived;
+            card.archivedDirectly = archived;
+        }
+        JsonNode providedMetadata = body.hasValue("result_metadata") ? body.get("result_metadata") : null;
+        if (datasetQuery != null && !sameJson(datasetQuery, parse(card.datasetQuery))) {
+            setQuery(card, datasetQuery, databaseOf(datasetQuery));
+            card.resultMetadata = resultMetadata(datasetQuery, providedMetadata != null ? providedMetadata : parse(card.resultMetadata),
+                    "model".equals(card.cardType), caller);
+        } else if (providedMetadata != null) {
+            card.resultMetadata = Json.write(providedMetadata);
+        }
+        card.updatedAt = now();
+        db.run(session -> {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            if (!Objects.equals(before.collectionId, card.collectionId)) {
+                reconcile(mapper, before.collectionId, before.collectionPosition, null, card.id);
+                reconcile(mapper, card.collectionId, null, card.collectionPosition, card.id);
+            } else {
+                reconcile(mapper, card.collectionId, before.collectionPosition, card.collectionPosition, card.id);
+            }
+            mapper.updateCard(card);
+            revisions.recordIfChanged(session, Revisions.CARD, card.id, caller.id(), revisionObject(card), null);
+        });
+        return card;
+    }
+
+    /** The deprecated hard delete: write rights on the card's collection; its history goes with it. */
+    public void delete(long id, Caller caller) {
+        Card card = requireWritable(id, caller);
+        db.run(session -> {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            reconcile(mapper, card.collectionId, card.collectionPosition, null, card.id);
+            mapper.deleteCard(id);
+            revisions.deleteHistory(session, Revisions.CARD, id);
+        });
+    }
+
+    /**
+     * {@code POST /api/card/collections}: moves cards to a collection (null = Root). Write rights on the target and
+     * on every card's current collection; pinned cards are appended after the target's pins. All or nothing.
+     */
+    public void move(List<Long> cardIds, Long collectionId, Caller caller) {
+        requireCollectionWrite(caller, collectionId);
+        List<Card> cards = new ArrayList<>();
+        for (Long id : new LinkedHashSet<>(cardIds)) {
+            Card card = require(id);
+            if (!Objects.equals(card.collectionId, collectionId)) {
+                access.requireWrite(caller, card.collectionId);
+                cards.add(card);
+            }
+        }
+        cards.sort((a, b) -> Integer.compare(a.collectionPosition == null ? Integer.MAX_VALUE : a.collectionPosition,
+                b.collectionPosition == null ? Integer.MAX_VALUE : b.collectionPosition));
+        db.run(session -> {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            for (Card card : cards) {
+                Card before = mapper.findCard(card.id);
+                if (before.collectionPosition != null) {
+                    reconcile(mapper, before.collectionId, before.collectionPosition, null, card.id);
+                    Integer max = mapper.maxPosition(collectionId);
+                    card.collectionPosition = (max == null ? 0 : max) + 1;
+                }
+                card.collectionId = collectionId;
+                card.updatedAt = now();
+                mapper.updateCard(card);
+                revisions.recordIfChanged(session, Revisions.CARD, card.id, caller.id(), revisionObject(card), null);
+            }
+        });
+    }
+
+    // --- sharing -------------------------------------------------------------------------------------------------
+
+    /** The card's public UUID, made now unless it has one; superusers, public sharing enabled, card not archived. */
+    public String publicLink(long id, Caller caller) {
+        Checks.permitted(caller.superuser());
+        requirePublicSharing();
+        Card card = requireReadable(id, caller);
+        if (card.archived) {
+            throw ApiException.notFound();
+        }
+        if (card.publicUuid != null) {
+            return card.publicUuid;
+        }
+        String uuid = UUID.randomUUID().toString();
+        db.run(session -> session.getMapper(CardMapper.class).setPublicUuid(id, uuid, caller.id()));
+        return uuid;
+    }
+
+    public void removePublicLink(long id, Caller caller) {
+        Checks.permitted(caller.superuser());
+        requirePublicSharing();
+        Card card = require(id);
+        if (card.publicUuid == null) {
+            throw ApiException.notFound();
+        }
+        db.run(session -> session.getMapper(CardMapper.class).setPublicUuid(id, null, null));
+    }
+
+    void requirePublicSharing() {
+        if (!settings.bool("enable-public-sharing")) {
+            throw ApiException.badRequest("Public sharing is not enabled.");
+        }
+    }
+
+    boolean embeddingEnabled() {
+        return settings.bool("enable-embedding-static") || settings.bool("enable-embedding");
+    }
+
+    void requireEmbedding() {
+        if (!embeddingEnabled()) {
+            throw ApiException.badRequest("Embedding is not enabled.");
+        }
+    }
+
+    // --- revisions -----------------------------------------------------------------------------------------------
+
+    @Override
+    public String model() {
+        return Revisions.CARD;
+    }
+
+    @Override
+    public void requireRead(Caller caller, long id) {
+        requireReadable(id, caller);
+    }
+
+    @Override
+    public Map<String, Object> revert(SqlSession session, Caller caller, long id, Map<String, Object> object) {
+        CardMapper mapper = session.getMapper(CardMapper.class);
+        Card before = Checks.found(mapper.findCard(id));
+        access.requireWrite(caller, before.collectionId);
+        Card card = mapper.findCard(id);
+        JsonNode o = Json.MAPPER.valueToTree(object);
+        if (o.has("collection_id")) {
+            Long target = o.get("collection_id").isNumber() ? o.get("collection_id").asLong() : null;
+            if (!Objects.equals(target, before.collectionId)) {
+                if (target != null && mapper.findCollection(target) == null) {
+                    target = before.collectionId;
+                } else {
+                    access.requireWrite(caller, target);
+                }
+            }
+            card.collectionId = target;
+        }
+        if (o.hasNonNull("name")) {
+            card.name = o.get("name").asText();
+        }
+        if (o.has("description")) {
+            card.description = o.get("description").isNull() ? null : o.get("description").asText();
+        }
+        if (o.hasNonNull("display")) {
+            card.display = o.get("display").asText();
+        }
+        if (o.hasNonNull("type")) {
+            card.cardType = o.get("type").asText();
+        }
+        if (o.hasNonNull("dataset_query")) {
+            card.datasetQuery = Json.write(o.get("dataset_query"));
+        }
+        if (o.has("query_type")) {
+            card.queryType = o.get("query_type").isNull() ? null : o.get("query_type").asText();
+        }
+        if (o.hasNonNull("visualization_settings")) {
+            card.visualizationSettings = Json.write(o.get("visualization_settings"));
+        }
+        if (o.has("result_metadata")) {
+            card.resultMetadata = o.get("result_metadata").isNull() ? null : Json.write(o.get("result_metadata"));
+        }
+        if (o.hasNonNull("parameters")) {
+            card.parameters = Json.write(o.get("parameters"));
+        }
+        if (o.hasNonNull("parameter_mappings")) {
+            card.parameterMappings = Json.write(o.get("parameter_mappings"));
+        }
+        if (o.hasNonNull("database_id") && databases.find(o.get("database_id").asLong()) != null) {
+            card.databaseId = o.get("database_id").asLong();
+        }
+        if (o.has("table_id")) {
+            card.tableId = o.get("table_id").isNumber() ? o.get("table_id").asLong() : null;
+        }
+        if (o.has("collection_position")) {
+            card.collectionPosition = o.get("collection_position").isNumber() ? o.get("collection_position").asInt() : null;
+        }
+        if (o.hasNonNull("collection_preview")) {
+            card.collectionPreview = o.get("collection_preview").asBoolean();
+        }
+        if (o.hasNonNull("archived") && o.get("archived").asBoolean() != card.archived) {
+            card.archived = o.get("archived").asBoolean();
+            card.archivedDirectly = card.archived;
+        }
+        if (o.hasNonNull("enable_embedding")) {
+            card.enableEmbedding = o.get("enable_embedding").asBoolean();
+        }
+        if (o.has("embedding_params")) {
+            card.embeddingParams = o.get("embedding_params").isNull() ? null : Json.write(o.get("embedding_params"));
+        }
+        if (o.has("cache_ttl")) {
+            card.cacheTtl = o.get("cache_ttl").isNumber() ? o.get("cache_ttl").asInt() : null;
+        }
+        card.updatedAt = now();
+        if (!Objects.equals(before.collectionId, card.collectionId)) {
+            reconcile(mapper, before.collectionId, before.collectionPosition, null, id);
+            reconcile(mapper, card.collectionId, null, card.collectionPosition, id);
+        } else {
+            reconcile(mapper, card.collectionId, before.collectionPosition, card.collectionPosition, id);
+        }
+        mapper.updateCard(card);
+        return revisionObject(card);
+    }
+
+    /** What a revision stores of a card. */
+    static Map<String, Object> revisionObject(Card c) {
+        Map<String, Object> v = view(c);
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String key : REVISION_KEYS) {
+            out.put(key, Json.MAPPER.convertValue(v.get(key), Object.class));
+        }
+        return out;
+    }
+
+    // --- queries -------------------------------------------------------------------------------------------------
 
     /** A card's stored query, for references from other queries; null for a missing or archived card. */
     @SuppressWarnings("unchecked")
@@ -93,6 +538,9 @@ public final class CardService {
         db.run(session -> session.getMapper(CardMapper.class).touchCard(id, OffsetDateTime.now(clock)));
     }
 
+    // --- views ---------------------------------------------------------------------------------------------------
+
+    /** The stored columns of a card as JSON (no hydration). */
     public static Map<String, Object> view(Card c) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", c.id);
@@ -115,6 +563,7 @@ public final class CardService {
         v.put("collection_preview", c.collectionPreview);
         v.put("creator_id", c.creatorId);
         v.put("archived", c.archived);
+        v.put("archived_directly", c.archivedDirectly);
         v.put("enable_embedding", c.enableEmbedding);
         v.put("embedding_params", parse(c.embeddingParams));
         v.put("public_uuid", c.publicUuid);
@@ -125,6 +574,279 @@ public final class CardService {
         v.put("created_at", c.createdAt);
         v.put("updated_at", c.updatedAt);
         return v;
+    }
+
+    /** The full JSON form of one card for this caller (creator, collection, rights, last edit, dashboards). */
+    public Map<String, Object> fullView(Card card, Caller caller) {
+        Map<String, Object> v = views(List.of(card), caller).get(0);
+        v.put("dashboard_count", db.with(CardMapper.class, m -> m.countDashboardsOfCard(card.id)));
+        return v;
+    }
+
+    /** The JSON form of cards for this caller, with creator, collection, can_write and last-edit-info. */
+    public List<Map<String, Object>> views(List<Card> cards, Caller caller) {
+        if (cards.isEmpty()) {
+            return new ArrayList<>();
+        }
+        CollectionAccess.Visible visible = access.visible(caller);
+        Set<Long> userIds = new LinkedHashSet<>();
+        Set<Long> collectionIds = new LinkedHashSet<>();
+        Set<Long> cardIds = new LinkedHashSet<>();
+        for (Card c : cards) {
+            userIds.add(c.creatorId);
+            cardIds.add(c.id);
+            if (c.collectionId != null) {
+                collectionIds.add(c.collectionId);
+            }
+        }
+        Map<Long, LastEdit> edits = new HashMap<>();
+        Map<Long, UserRef> users = new HashMap<>();
+        Map<Long, CollectionRef> collections = new HashMap<>();
+        db.run(session -> {
+            CardMapper m = session.getMapper(CardMapper.class);
+            for (Collection<Long> chunk : chunks(cardIds)) {
+                for (LastEdit e : m.lastEdits(chunk)) {
+                    edits.put(e.modelId, e);
+                    userIds.add(e.userId);
+                }
+            }
+            for (Collection<Long> chunk : chunks(userIds)) {
+                m.findUsers(chunk).forEach(u -> users.put(u.id, u));
+            }
+            for (Collection<Long> chunk : chunks(collectionIds)) {
+                m.findCollections(chunk).forEach(c -> collections.put(c.id, c));
+            }
+        });
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Card c : cards) {
+            Map<String, Object> v = view(c);
+            v.put("creator", userView(users.get(c.creatorId)));
+            v.put("collection", c.collectionId == null ? rootCollection() : collectionView(collections.get(c.collectionId)));
+            v.put("can_write", visible.canWrite(c.collectionId));
+            v.put("can_restore", c.archived && visible.canWrite(c.collectionId));
+            v.put("can_delete", visible.canWrite(c.collectionId));
+            LastEdit edit = edits.get(c.id);
+            if (edit != null && users.get(edit.userId) != null) {
+                Map<String, Object> info = new LinkedHashMap<>();
+                UserRef u = users.get(edit.userId);
+                info.put("id", u.id);
+                info.put("email", u.email);
+                info.put("first_name", u.firstName);
+                info.put("last_name", u.lastName);
+                info.put("timestamp", edit.createdAt);
+                v.put("last-edit-info", info);
+            }
+            out.add(v);
+        }
+        return out;
+    }
+
+    private static List<Collection<Long>> chunks(Set<Long> ids) {
+        List<Collection<Long>> out = new ArrayList<>();
+        List<Long> current = new ArrayList<>();
+        for (Long id : ids) {
+            current.add(id);
+            if (current.size() == 500) {
+                out.add(current);
+                current = new ArrayList<>();
+            }
+        }
+        if (!current.isEmpty()) {
+            out.add(current);
+        }
+        return out;
+    }
+
+    static Map<String, Object> userView(UserRef u) {
+        if (u == null) {
+            return null;
+        }
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", u.id);
+        v.put("email", u.email);
+        v.put("first_name", u.firstName);
+        v.put("last_name", u.lastName);
+        v.put("common_name", u.commonName());
+        return v;
+    }
+
+    static Map<String, Object> rootCollection() {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", "root");
+        v.put("name", "Our analytics");
+        v.put("authority_level", null);
+        v.put("is_personal", false);
+        return v;
+    }
+
+    static Map<String, Object> collectionView(CollectionRef c) {
+        if (c == null) {
+            return null;
+        }
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", c.id);
+        v.put("name", c.name);
+        v.put("slug", c.slug);
+        v.put("entity_id", c.entityId);
+        v.put("location", c.location);
+        v.put("personal_owner_id", c.personalOwnerId);
+        v.put("authority_level", c.authorityLevel);
+        v.put("namespace", c.namespace);
+        v.put("archived", c.archived);
+        v.put("is_personal", c.personalOwnerId != null);
+        return v;
+    }
+
+    // --- helpers -------------------------------------------------------------------------------------------------
+
+    /** 404 for a collection that does not exist, 403 unless the caller may write it (null = Root). */
+    void requireCollectionWrite(Caller caller, Long collectionId) {
+        if (collectionId != null && db.with(CardMapper.class, m -> m.findCollection(collectionId)) == null) {
+            throw ApiException.notFound();
+        }
+        access.requireWrite(caller, collectionId);
+    }
+
+    private long databaseOf(Map<String, Object> datasetQuery) {
+        Object database = datasetQuery.get("database");
+        if (!(database instanceof Number n) || n.longValue() <= 0 || databases.find(n.longValue()) == null) {
+            throw ApiException.invalidField("dataset_query", "The query's database does not exist.");
+        }
+        return n.longValue();
+    }
+
+    private static void setQuery(Card card, Map<String, Object> datasetQuery, long databaseId) {
+        card.datasetQuery = Json.write(datasetQuery);
+        card.databaseId = databaseId;
+        Object type = datasetQuery.get("type");
+        boolean isNative = "native".equals(type) || (type == null && String.valueOf(datasetQuery.get("stages")).contains("mbql.stage/native"));
+        card.queryType = isNative ? "native" : "query";
+        card.tableId = null;
+        if (!isNative && datasetQuery.get("query") instanceof Map<?, ?> inner && inner.get("source-table") instanceof Number t) {
+            card.tableId = t.longValue();
+        }
+    }
+
+    /**
+     * Result metadata on save: the query's columns as they come out of a compile (structured queries) or a one-row
+     * execution (native queries). A query that cannot run now (a required parameter, a database offline) is still
+     * saved, with the client's metadata if it sent some; models keep the column edits people made.
+     */
+    String resultMetadata(Map<String, Object> datasetQuery, JsonNode provided, boolean model, Caller caller) {
+        List<Map<String, Object>> computed = computeColumns(datasetQuery, caller);
+        if (computed == null) {
+            return provided == null || provided.isNull() ? null : Json.write(provided);
+        }
+        if (model && provided != null && provided.isArray()) {
+            Map<String, JsonNode> byName = new HashMap<>();
+            provided.forEach(col -> byName.put(col.path("name").asText(), col));
+            for (Map<String, Object> col : computed) {
+                JsonNode edited = byName.get(String.valueOf(col.get("name")));
+                if (edited != null) {
+                    for (String key : EDITABLE_METADATA) {
+                        if (edited.has(key)) {
+                            col.put(key, Json.MAPPER.convertValue(edited.get(key), Object.class));
+                        }
+                    }
+                }
+            }
+        }
+        return Json.write(computed);
+    }
+
+    private List<Map<String, Object>> computeColumns(Map<String, Object> datasetQuery, Caller caller) {
+        try {
+            ObjectNode request = Json.MAPPER.valueToTree(datasetQuery);
+            request.remove("parameters");
+            QueryProcessor.Prepared prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            List<Column> columns = prepared.compiled().columns();
+            if (columns.isEmpty()) {
+                QueryProcessor.Prepared one = new QueryProcessor.Prepared(prepared.query(), prepared.database(), prepared.compiled(), 1);
+                try (QueryExecutor.Cursor cursor = processor.open(one)) {
+                    columns = cursor.columns();
+                }
+            }
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (Column column : columns) {
+                out.add(new LinkedHashMap<>(column.toJson()));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void checkResultMetadata(Body body) {
+        JsonNode metadata = body.get("result_metadata");
+        if (metadata.isNull()) {
+            return;
+        }
+        boolean ok = metadata.isArray();
+        if (ok) {
+            for (JsonNode col : metadata) {
+                ok &= col.isObject() && col.path("name").isTextual();
+            }
+        }
+        if (!ok) {
+            body.addError("result_metadata", "nullable value must be an array of valid results column metadata maps.",
+                    "value must be an array of valid results column metadata maps., received: " + metadata);
+        }
+    }
+
+    private static Map<String, Object> embeddingParams(Body body) {
+        JsonNode params = body.get("embedding_params");
+        if (params.isNull()) {
+            return null;
+        }
+        boolean ok = params.isObject();
+        if (ok) {
+            var it = params.fields();
+            while (it.hasNext()) {
+                JsonNode value = it.next().getValue();
+                ok &= value.isTextual() && EMBEDDING_VALUES.contains(value.asText());
+            }
+        }
+        if (!ok) {
+            body.addError("embedding_params", "nullable value must be a valid embedding params map.",
+                    "value must be a valid embedding params map., received: " + params);
+            return null;
+        }
+        return body.optMap("embedding_params");
+    }
+
+    /**
+     * Keeps pin positions of a collection dense when one card moves from {@code from} to {@code to} (null = unpinned):
+     * the items between shift by one, as Metabase's reconcile does.
+     */
+    static void reconcile(CardMapper mapper, Long collectionId, Integer from, Integer to, Long cardId) {
+        if (Objects.equals(from, to)) {
+            return;
+        }
+        if (from == null) {
+            mapper.shiftCardPositions(collectionId, to, null, 1, cardId);
+            mapper.shiftDashboardPositions(collectionId, to, null, 1);
+        } else if (to == null) {
+            mapper.shiftCardPositions(collectionId, from + 1, null, -1, cardId);
+            mapper.shiftDashboardPositions(collectionId, from + 1, null, -1);
+        } else if (from < to) {
+            mapper.shiftCardPositions(collectionId, from + 1, to, -1, cardId);
+            mapper.shiftDashboardPositions(collectionId, from + 1, to, -1);
+        } else {
+            mapper.shiftCardPositions(collectionId, to, from - 1, 1, cardId);
+            mapper.shiftDashboardPositions(collectionId, to, from - 1, 1);
+        }
+    }
+
+    private static boolean sameJson(Object a, Object b) {
+        try {
+            return Objects.equals(Json.read(Json.write(a)), Json.read(Json.write(b)));
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
     }
 
     static JsonNode parse(String json) {

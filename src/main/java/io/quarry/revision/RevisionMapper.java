@@ -12,4 +12,13 @@ public interface RevisionMapper {
     List<Revision> revisionsOf(@Param("model") String model, @Param("modelId") long modelId);
 
     Revision findRevision(@Param("id") long id);
+
+    /** Deletes the revisions of an entity older than its {@code keep} newest. */
+    int pruneRevisions(@Param("model") String model, @Param("modelId") long modelId, @Param("keep") int keep);
+
+    int deleteRevisionsOf(@Param("model") String model, @Param("modelId") long modelId);
+
+    String collectionName(@Param("id") long id);
+
+    RevisionUser findRevisionUser(@Param("id") long id);
 }

@@ -64,7 +64,13 @@ public final class Resources {
             io.quarry.timeline.CollectionTimelinesResource.class,
             io.quarry.timeline.CardTimelinesResource.class,
             io.quarry.permission.DataPermissionResource.class,
-            io.quarry.search.SearchResource.class);
+            io.quarry.search.SearchResource.class,
+            io.quarry.revision.RevisionResource.class,
+            io.quarry.bookmark.BookmarkResource.class,
+            io.quarry.card.CardParamsResource.class,
+            io.quarry.card.CardSeriesResource.class,
+            io.quarry.card.CardUploadResource.class,
+            io.quarry.card.CardUploadResource.Upload.class);
 
     private Resources() {
     }

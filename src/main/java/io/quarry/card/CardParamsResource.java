@@ -1,0 +1,48 @@
+package io.quarry.card;
+
+import io.quarry.appdb.Db;
+import io.quarry.qp.QueryProcessor;
+import io.quarry.sync.FieldValuesService;
+import io.quarry.web.param.NonBlank;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+
+/** {@code GET /api/card/:id/params/:key/values} and {@code .../search/:query}: possible values of a card parameter. */
+@Path("card/{id}/params/{key}")
+@Produces(MediaType.APPLICATION_JSON)
+public final class CardParamsResource {
+    private final CardService cards;
+    private final CardParamValues values;
+    private final Caller caller;
+
+    @Inject
+    public CardParamsResource(CardService cards, Db db, QueryProcessor processor, FieldValuesService fieldValues, Caller caller) {
+        this.cards = cards;
+        this.values = new CardParamValues(db, processor, fieldValues);
+        this.caller = caller;
+    }
+
+    @GET
+    @Path("values")
+    @Access(Access.Level.USER)
+    public Map<String, Object> values(@PathParam("id") PosInt id, @PathParam("key") NonBlank key) {
+        Card card = cards.requireReadable(id.value(), caller);
+        return values.values(card, key.value(), null, caller);
+    }
+
+    @GET
+    @Path("search/{query}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> search(@PathParam("id") PosInt id, @PathParam("key") NonBlank key, @PathParam("query") NonBlank query) {
+        Card card = cards.requireReadable(id.value(), caller);
+        return values.values(card, key.value(), query.value(), caller);
+    }
+}

@@ -1,0 +1,105 @@
+package io.quarry.card;
+
+import io.quarry.appdb.Db;
+import io.quarry.setting.Settings;
+import io.quarry.sync.SchemaSync;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.param.ParamRule;
+import io.quarry.web.param.Validation;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * {@code POST /api/card/from-csv} (the spec's path) and {@code POST /api/upload/csv} (v0.55+): a multipart form with
+ * the CSV in {@code file} and an optional {@code collection_id}; answers the new model's id.
+ */
+@Path("card")
+@Produces(MediaType.APPLICATION_JSON)
+public final class CardUploadResource {
+    /** Uploads larger than this are refused before parsing. */
+    static final int MAX_BYTES = 50 * 1024 * 1024;
+
+    private final CardUploads uploads;
+    private final Caller caller;
+
+    @Inject
+    public CardUploadResource(Db db, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings,
+                              Clock clock, Caller caller) {
+        this.uploads = new CardUploads(db, databases, schemaSync, cards, settings, clock);
+        this.caller = caller;
+    }
+
+    @POST
+    @Path("from-csv")
+    @Consumes(MediaType.WILDCARD)
+    @Access(Access.Level.USER)
+    public long fromCsv(@HeaderParam("Content-Type") String contentType, InputStream body) {
+        return upload(contentType, body);
+    }
+
+    long upload(String contentType, InputStream body) {
+        Map<String, Multipart.Part> parts = Multipart.parse(contentType, read(body));
+        Multipart.Part file = parts.get("file");
+        if (file == null) {
+            throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
+        }
+        Long collectionId = null;
+        Multipart.Part collection = parts.get("collection_id");
+        if (collection != null) {
+            String raw = new String(collection.content(), StandardCharsets.UTF_8).trim();
+            if (!raw.isEmpty() && !raw.equals("null") && !raw.equals("root")) {
+                collectionId = Validation.parsePosInt(raw);
+                if (collectionId == null) {
+                    throw Validation.invalid("collection_id", ParamRule.POS_INT, true, raw);
+                }
+            }
+        }
+        return uploads.upload(caller, file.filename() == null ? "upload.csv" : file.filename(), file.content(), collectionId);
+    }
+
+    private static byte[] read(InputStream body) {
+        try {
+            byte[] bytes = body.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                throw ApiException.badRequest("The CSV file is too large (at most 50 MB).");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw ApiException.badRequest("The upload could not be read.");
+        }
+    }
+
+    /** The v0.55+ path of the same upload. */
+    @Path("upload")
+    @Produces(MediaType.APPLICATION_JSON)
+    public static final class Upload {
+        private final CardUploadResource delegate;
+
+        @Inject
+        public Upload(Db db, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock,
+                      Caller caller) {
+            this.delegate = new CardUploadResource(db, databases, schemaSync, cards, settings, clock, caller);
+        }
+
+        @POST
+        @Path("csv")
+        @Consumes(MediaType.WILDCARD)
+        @Access(Access.Level.USER)
+        public long uploadCsv(@HeaderParam("Content-Type") String contentType, InputStream body) {
+            return delegate.upload(contentType, body);
+        }
+    }
+}

@@ -1,0 +1,298 @@
+package io.quarry.card;
+
+import io.quarry.driver.SqlDialect;
+import io.quarry.setting.Setting;
+import io.quarry.setting.Settings;
+import io.quarry.sync.SchemaSync;
+import io.quarry.warehouse.Database;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.Table;
+import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.appdb.Db;
+import io.quarry.web.Json;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.security.Caller;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CSV uploads: a CSV file becomes a typed table in the uploads database (settings {@code uploads-*}), synced, with a
+ * model over it. A bad file is a 400 naming the problem; a failure after the table was made drops it again.
+ */
+public final class CardUploads {
+    private static final Logger log = LoggerFactory.getLogger(CardUploads.class);
+    /** PostgreSQL's identifier limit, the strictest of the supported targets. */
+    static final int MAX_NAME = 63;
+    static final int BATCH = 1000;
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+
+    private final Db db;
+    private final DatabaseService databases;
+    private final SchemaSync schemaSync;
+    private final CardService cards;
+    private final Settings settings;
+    private final Clock clock;
+
+    public CardUploads(Db db, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock) {
+        this.db = db;
+        this.databases = databases;
+        this.schemaSync = schemaSync;
+        this.cards = cards;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** The upload settings, registered with the others when cards start. */
+    static void register(Settings settings) {
+        if (settings.find("uploads-enabled") != null) {
+            return;
+        }
+        settings.register(
+                Setting.of("uploads-enabled", Setting.Type.BOOLEAN).visibility(Setting.Visibility.AUTHENTICATED).defaultValue(false).build(),
+                Setting.of("uploads-database-id", Setting.Type.INTEGER).visibility(Setting.Visibility.AUTHENTICATED).build(),
+                Setting.of("uploads-schema-name", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build(),
+                Setting.of("uploads-table-prefix", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build());
+    }
+
+    /** Creates the table and its model; returns the model's id. */
+    public long upload(Caller caller, String filename, byte[] content, Long collectionId) {
+        if (!settings.bool("uploads-enabled")) {
+            throw ApiException.badRequest("Uploads are not enabled.");
+        }
+        Long databaseId = settings.integer("uploads-database-id");
+        Database database = databaseId == null ? null : databases.find(databaseId);
+        if (database == null) {
+            throw ApiException.badRequest("The uploads database does not exist.");
+        }
+        cards.requireCollectionWrite(caller, collectionId);
+        if (filename == null || filename.isBlank()) {
+            throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
+        }
+        Parsed csv = parse(new String(content, StandardCharsets.UTF_8));
+        String schema = settings.string("uploads-schema-name");
+        schema = schema == null || schema.isBlank() ? null : schema;
+        String prefix = settings.string("uploads-table-prefix");
+        String tableName = tableName(prefix == null ? "" : prefix, filename);
+        SqlDialect dialect = databases.driverOf(database).dialect();
+        String qualified = schema == null ? dialect.quote(tableName) : dialect.qualify(schema, tableName);
+        boolean created = false;
+        try {
+            try (Connection connection = databases.connect(database)) {
+                boolean auto = connection.getAutoCommit();
+                try (Statement ddl = connection.createStatement()) {
+                    ddl.execute(createTable(qualified, csv, dialect));
+                    created = true;
+                }
+                connection.setAutoCommit(false);
+                try {
+                    insertRows(connection, qualified, csv, dialect);
+                    connection.commit();
+                } finally {
+                    connection.setAutoCommit(auto);
+                }
+            }
+            schemaSync.sync(database);
+            String wantedSchema = schema;
+            Table table = db.with(WarehouseMapper.class, m -> m.listTables(database.id, true)).stream()
+                    .filter(t -> t.name.equalsIgnoreCase(tableName)
+                            && (wantedSchema == null || wantedSchema.equalsIgnoreCase(t.schemaName)))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("The new table was not found by sync"));
+            Map<String, Object> query = new LinkedHashMap<>();
+            query.put("database", database.id);
+            query.put("type", "query");
+            query.put("query", Map.of("source-table", table.id));
+            Card model = new Card();
+            model.name = humanize(filename);
+            model.display = "table";
+            model.cardType = "model";
+            model.datasetQuery = Json.write(query);
+            model.queryType = "query";
+            model.databaseId = database.id;
+            model.tableId = table.id;
+            model.collectionId = collectionId;
+            model.visualizationSettings = "{}";
+            model.parameters = "[]";
+            model.parameterMappings = "[]";
+            model.resultMetadata = cards.resultMetadata(query, null, true, caller);
+            model.creatorId = caller.id();
+            return cards.insert(model, caller).id;
+        } catch (SQLException | RuntimeException e) {
+            if (created) {
+                drop(database, qualified);
+            }
+            if (e instanceof ApiException api) {
+                throw api;
+            }
+            log.warn("CSV upload into database {} failed", database.id, e);
+            throw ApiException.badRequest("The CSV file could not be uploaded: " + e.getMessage());
+        }
+    }
+
+    private void drop(Database database, String qualified) {
+        try (Connection connection = databases.connect(database); Statement s = connection.createStatement()) {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+            }
+            s.execute("DROP TABLE IF EXISTS " + qualified);
+        } catch (SQLException e) {
+            log.warn("Could not drop the half-made upload table {}", qualified, e);
+        }
+    }
+
+    record Parsed(List<String> columns, List<CsvColumnType> types, List<Integer> widths, List<List<String>> rows) {
+    }
+
+    /** Parses and checks the file: a header, no blank or over-long names, every row as wide as the header. */
+    static Parsed parse(String text) {
+        List<List<String>> all;
+        try {
+            all = Csv.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        if (all.isEmpty()) {
+            throw ApiException.badRequest("The CSV file is empty.");
+        }
+        List<String> header = all.get(0);
+        if (header.stream().allMatch(String::isBlank)) {
+            throw ApiException.badRequest("The CSV file has no header row.");
+        }
+        List<String> columns = new ArrayList<>();
+        Set<String> used = new HashSet<>(Set.of("_mb_row_id"));
+        for (String raw : header) {
+            String name = raw.trim();
+            if (name.length() > MAX_NAME) {
+                throw ApiException.badRequest("The column name \"" + name + "\" is too long (at most " + MAX_NAME + " characters).");
+            }
+            String normalized = normalize(name.isEmpty() ? "unnamed_column" : name);
+            String unique = normalized;
+            for (int i = 2; used.contains(unique); i++) {
+                unique = normalized + "_" + i;
+            }
+            used.add(unique);
+            columns.add(unique);
+        }
+        List<List<String>> rows = all.subList(1, all.size());
+        List<CsvColumnType> types = new ArrayList<>();
+        List<Integer> widths = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+            types.add(null);
+            widths.add(0);
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            List<String> row = rows.get(r);
+            if (row.size() != columns.size()) {
+                throw ApiException.badRequest("Row " + (r + 2) + " of the CSV file has " + row.size() + " values, but the header has "
+                        + columns.size() + " columns.");
+            }
+            for (int c = 0; c < row.size(); c++) {
+                String value = row.get(c);
+                widths.set(c, Math.max(widths.get(c), value.length()));
+                if (!value.isBlank()) {
+                    CsvColumnType type = CsvColumnType.of(value);
+                    types.set(c, types.get(c) == null ? type : types.get(c).widen(type));
+                }
+            }
+        }
+        types.replaceAll(t -> t == null ? CsvColumnType.TEXT : t);
+        return new Parsed(columns, types, widths, rows);
+    }
+
+    static String createTable(String qualified, Parsed csv, SqlDialect dialect) {
+        StringBuilder sql = new StringBuilder("CREATE TABLE ").append(qualified).append(" (")
+                .append(dialect.quote("_mb_row_id")).append(" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY");
+        for (int c = 0; c < csv.columns().size(); c++) {
+            CsvColumnType type = csv.types().get(c);
+            String sqlType = type == CsvColumnType.TEXT ? "VARCHAR(" + Math.max(255, csv.widths().get(c)) + ")" : type.sqlType;
+            sql.append(", ").append(dialect.quote(csv.columns().get(c))).append(' ').append(sqlType);
+        }
+        return sql.append(')').toString();
+    }
+
+    private static void insertRows(Connection connection, String qualified, Parsed csv, SqlDialect dialect) throws SQLException {
+        if (csv.rows().isEmpty()) {
+            return;
+        }
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(qualified).append(" (");
+        StringBuilder marks = new StringBuilder();
+        for (int c = 0; c < csv.columns().size(); c++) {
+            sql.append(c == 0 ? "" : ", ").append(dialect.quote(csv.columns().get(c)));
+            marks.append(c == 0 ? "?" : ", ?");
+        }
+        sql.append(") VALUES (").append(marks).append(')');
+        try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
+            int pending = 0;
+            for (List<String> row : csv.rows()) {
+                for (int c = 0; c < row.size(); c++) {
+                    insert.setObject(c + 1, csv.types().get(c).value(row.get(c)));
+                }
+                insert.addBatch();
+                if (++pending == BATCH) {
+                    insert.executeBatch();
+                    pending = 0;
+                }
+            }
+            if (pending > 0) {
+                insert.executeBatch();
+            }
+        }
+    }
+
+    /** Lower case letters, digits and underscores. */
+    static String normalize(String name) {
+        String n = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        if (n.isEmpty()) {
+            n = "column";
+        }
+        return Character.isDigit(n.charAt(0)) ? "_" + n : n;
+    }
+
+    /** {@code <prefix><file name>_<timestamp>}, within the identifier limit. */
+    String tableName(String prefix, String filename) {
+        String base = normalize(stripExtension(filename));
+        String stamp = "_" + LocalDateTime.now(clock).format(STAMP);
+        String cleanPrefix = prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_");
+        int room = MAX_NAME - stamp.length() - cleanPrefix.length();
+        if (room < 1) {
+            throw ApiException.badRequest("The uploads table prefix is too long.");
+        }
+        if (base.length() > room) {
+            base = base.substring(0, room);
+        }
+        return cleanPrefix + base + stamp;
+    }
+
+    private static String stripExtension(String filename) {
+        String name = filename.replace('\\', '/');
+        name = name.substring(name.lastIndexOf('/') + 1);
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
+    }
+
+    /** "my_sales-2024.csv" → "My Sales 2024". */
+    static String humanize(String filename) {
+        String[] words = stripExtension(filename).split("[_\\-\\s.]+");
+        StringBuilder out = new StringBuilder();
+        for (String w : words) {
+            if (!w.isEmpty()) {
+                out.append(out.length() == 0 ? "" : " ").append(Character.toUpperCase(w.charAt(0))).append(w.substring(1));
+            }
+        }
+        return out.length() == 0 ? "Uploaded CSV" : out.toString();
+    }
+}
