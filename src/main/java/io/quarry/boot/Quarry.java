@@ -72,7 +72,8 @@ public final class Quarry implements AutoCloseable {
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
-            io.quarry.collection.CollectionPermissionMapper.class);
+            io.quarry.collection.CollectionPermissionMapper.class,
+            io.quarry.segment.SegmentMapper.class, io.quarry.snippet.SnippetMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -112,6 +113,8 @@ public final class Quarry implements AutoCloseable {
     public final SampleDatabaseService sampleDatabases;
     public final io.quarry.collection.CollectionAccess collectionAccess;
     public final io.quarry.revision.Revisions revisions;
+    public final io.quarry.segment.SegmentService segments;
+    public final io.quarry.snippet.SnippetService snippets;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -173,6 +176,10 @@ public final class Quarry implements AutoCloseable {
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
         collectionAccess = new io.quarry.collection.GraphCollectionAccess(db);
         revisions = new io.quarry.revision.Revisions(clock);
+        segments = new io.quarry.segment.SegmentService(db, revisions, clock);
+        queryProcessor.useSegments(segments::filterOf);
+        snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
+        queryProcessor.useSnippets(snippets::contentByName);
     }
 
     /**

@@ -65,6 +65,19 @@ public final class QueryProcessor {
     /** How deep card references are being compiled on this thread (a card that refers to itself must stop). */
     private static final ThreadLocal<int[]> CARD_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
 
+    /** Segments' filter clauses for {@code ["segment", id]}; set by the segments module. */
+    private volatile java.util.function.LongFunction<Object> segments = id -> null;
+    /** Snippets' SQL by name for {@code {{snippet: name}}}; set by the snippets module. */
+    private volatile java.util.function.Function<String, String> snippets = name -> null;
+
+    public void useSegments(java.util.function.LongFunction<Object> lookup) {
+        this.segments = lookup;
+    }
+
+    public void useSnippets(java.util.function.Function<String, String> lookup) {
+        this.snippets = lookup;
+    }
+
     public void useCards(java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> lookup) {
         this.cards = lookup;
         mbql.useReferences(new io.quarry.qp.mbql.MbqlReferences() {
@@ -75,7 +88,7 @@ public final class QueryProcessor {
 
             @Override
             public Object segment(long segmentId) {
-                return null; // segments land with the content module
+                return segments.apply(segmentId);
             }
 
             @Override
@@ -225,7 +238,7 @@ public final class QueryProcessor {
 
         @Override
         public String snippet(String name) {
-            return null; // native query snippets land with the content module
+            return snippets.apply(name);
         }
 
         @Override

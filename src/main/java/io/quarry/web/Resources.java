@@ -57,7 +57,9 @@ public final class Resources {
             FieldValuesResource.class,
             io.quarry.qp.export.ExportResource.class,
             io.quarry.card.CardExportResource.class,
-            io.quarry.qp.QueryMetadataResource.class);
+            io.quarry.qp.QueryMetadataResource.class,
+            io.quarry.segment.SegmentResource.class,
+            io.quarry.snippet.SnippetResource.class);
 
     private Resources() {
     }
