@@ -225,6 +225,11 @@ public final class QueryProcessor {
         return executor.open(prepared.database(), prepared.compiled(), prepared.rowLimit(), timeoutSeconds);
     }
 
+    /** As {@link #open(Prepared)}, showing the statement to {@code onStatement} before it executes (to cancel it). */
+    public QueryExecutor.Cursor open(Prepared prepared, java.util.function.Consumer<java.sql.Statement> onStatement) {
+        return executor.open(prepared.database(), prepared.compiled(), prepared.rowLimit(), timeoutSeconds, onStatement);
+    }
+
     private long rowLimit(Query query, Purpose purpose) {
         long apiLimit = MbqlQueries.aggregatedOrLimited(query) ? aggregatedLimit() : unaggregatedLimit();
         return rowLimit(purpose, query.maxResults(), apiLimit);
