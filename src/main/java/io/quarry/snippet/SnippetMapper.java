@@ -15,6 +15,6 @@ public interface SnippetMapper {
 
     int updateSnippet(Snippet snippet);
 
-    /** The collection's namespace, or the string "missing" when there is no such collection. */
+    /** The collection's namespace ("" for the default one), or null when there is no such collection. */
     String collectionNamespace(@Param("id") long id);
 }
