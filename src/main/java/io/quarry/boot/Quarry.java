@@ -75,7 +75,8 @@ public final class Quarry implements AutoCloseable {
             io.quarry.collection.CollectionPermissionMapper.class,
             io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class,
             io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class,
-            io.quarry.bookmark.BookmarkMapper.class);
+            io.quarry.bookmark.BookmarkMapper.class,
+            io.quarry.segment.SegmentMapper.class, io.quarry.snippet.SnippetMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -120,6 +121,8 @@ public final class Quarry implements AutoCloseable {
     public final io.quarry.permission.DataPermissions dataPermissions;
     public final io.quarry.permission.DataPermissionGraph dataPermissionGraph;
     public final io.quarry.search.SearchService search;
+    public final io.quarry.segment.SegmentService segments;
+    public final io.quarry.snippet.SnippetService snippets;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -190,6 +193,10 @@ public final class Quarry implements AutoCloseable {
         queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
+        segments = new io.quarry.segment.SegmentService(db, revisions, clock);
+        queryProcessor.useSegments(segments::filterOf);
+        snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
+        queryProcessor.useSnippets(snippets::contentByName);
     }
 
     /**

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.qp.ApiResultWriter;
 import io.quarry.qp.QueryCache;
-import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.QueryResponses;
@@ -265,18 +264,12 @@ public final class CardResource {
                 return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(replay).build();
             }
         }
-        QueryExecutor.Cursor cursor;
-        try {
-            cursor = processor.open(prepared);
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, card.databaseId);
-        }
         ApiResultWriter.Envelope envelope = envelope(prepared, request, startedAt, Map.of());
-        StreamingOutput stream = out -> {
-            ResultWriter writer = new ApiResultWriter(out, envelope);
-            cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
-        };
-        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(stream).build();
+        return io.quarry.qp.KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, card.databaseId),
+                failure -> QueryResponses.failureBody(failure, request, card.databaseId), (cursor, out) -> {
+                    ResultWriter writer = new ApiResultWriter(out, envelope);
+                    cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
+                });
     }
 
     /** The card's structured query as a pivot table (subtotals and grand total), as Metabase's pivot endpoint. */

@@ -39,19 +39,19 @@ public final class DatasetResource {
     @Access(Access.Level.USER)
     public Response run(JsonNode request) {
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        Long databaseId = request != null && request.path("database").canConvertToExactIntegral() ? request.path("database").asLong() : null;
         QueryProcessor.Prepared prepared;
-        QueryExecutor.Cursor cursor;
         try {
             prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
-            cursor = processor.open(prepared);
         } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, request != null && request.path("database").canConvertToExactIntegral()
-                    ? request.path("database").asLong() : null);
+            return QueryResponses.failure(failure, request, databaseId);
         }
         ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "ad-hoc", startedAt,
                 withMiddleware(request), prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
-        StreamingOutput body = out -> cursor.stream(new ApiResultWriter(out, envelope));
-        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+        // a slow query keeps the connection alive with newlines and is cancelled when its client goes away
+        return KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, databaseId),
+                failure -> QueryResponses.failureBody(failure, request, databaseId),
+                (cursor, out) -> cursor.stream(new ApiResultWriter(out, envelope)));
     }
 
     /** A structured query as a pivot table: every breakout subtotal and the grand total, streamed as one result. */

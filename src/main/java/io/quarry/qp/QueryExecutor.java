@@ -42,6 +42,15 @@ public final class QueryExecutor {
 
     /** Executes the query and returns an open cursor on its rows; the caller streams or closes it. */
     public Cursor open(Database database, CompiledQuery query, long rowLimit, int timeoutSeconds) {
+        return open(database, query, rowLimit, timeoutSeconds, statement -> { });
+    }
+
+    /**
+     * As {@link #open(Database, CompiledQuery, long, int)}; {@code prepared} sees the statement before it executes, so
+     * that another thread may cancel it while it runs (it may throw to abandon the query).
+     */
+    public Cursor open(Database database, CompiledQuery query, long rowLimit, int timeoutSeconds,
+                       java.util.function.Consumer<java.sql.Statement> prepared) {
         long began = System.nanoTime();
         Driver driver = databases.driverOf(database);
         Connection connection = null;
@@ -66,6 +75,7 @@ public final class QueryExecutor {
             for (int i = 0; i < query.params().size(); i++) {
                 statement.setObject(i + 1, query.params().get(i));
             }
+            prepared.accept(statement);
             ResultSet rs = statement.executeQuery();
             List<Column> columns = columns(rs.getMetaData(), driver, query.columns());
             return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began);

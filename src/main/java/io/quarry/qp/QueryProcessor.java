@@ -65,17 +65,31 @@ public final class QueryProcessor {
     /** How deep card references are being compiled on this thread (a card that refers to itself must stop). */
     private static final ThreadLocal<int[]> CARD_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
 
+    /** Segments' filter clauses for {@code ["segment", id]}; set by the segments module. */
+    private volatile java.util.function.LongFunction<Object> segments = id -> null;
+    /** Snippets' SQL by name for {@code {{snippet: name}}}; set by the snippets module. */
+    private volatile java.util.function.Function<String, String> snippets = name -> null;
+
+    public void useSegments(java.util.function.LongFunction<Object> lookup) {
+        this.segments = lookup;
+    }
+
+    public void useSnippets(java.util.function.Function<String, String> lookup) {
+        this.snippets = lookup;
+    }
+
     public void useCards(java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> lookup) {
         this.cards = lookup;
         mbql.useReferences(new io.quarry.qp.mbql.MbqlReferences() {
             @Override
             public CardQuery card(long cardId) {
-                return lookup.apply(cardId);
+                CardQuery card = lookup.apply(cardId);
+                return card == null ? null : withTagsFilledIn(cardId, card);
             }
 
             @Override
             public Object segment(long segmentId) {
-                return null; // segments land with the content module
+                return segments.apply(segmentId);
             }
 
             @Override
@@ -83,6 +97,51 @@ public final class QueryProcessor {
                 return null;
             }
         });
+    }
+
+    /**
+     * A native card used as the source of a structured query: its template tags (snippets, card references, variables
+     * with their defaults, optional clauses without a value dropped) are filled in here, so the structured compiler
+     * gets plain SQL and its bind values ({@code native.params}, in order). A required variable without a default
+     * fails the query as it would fail the card itself.
+     */
+    private io.quarry.qp.mbql.MbqlReferences.CardQuery withTagsFilledIn(long cardId, io.quarry.qp.mbql.MbqlReferences.CardQuery card) {
+        if (card.datasetQuery() == null) {
+            return card;
+        }
+        Query query;
+        try {
+            query = QueryNormalizer.normalize(io.quarry.web.Json.MAPPER.valueToTree(card.datasetQuery()));
+        } catch (QueryFailure | IllegalArgumentException e) {
+            return card; // the structured compiler reports what it cannot use
+        }
+        if (query.type() != Query.Type.NATIVE || query.nativeSql() == null
+                || (query.templateTags().isEmpty() && !query.nativeSql().contains("{{"))) {
+            return card;
+        }
+        Database database = databases.find(card.databaseId());
+        if (database == null) {
+            return card;
+        }
+        int[] depth = CARD_DEPTH.get();
+        if (depth[0] >= 10) {
+            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Card references nest too deeply (does a card refer to itself?).");
+        }
+        depth[0]++;
+        CompiledQuery compiled;
+        try {
+            compiled = compile(query, database);
+        } finally {
+            depth[0]--;
+        }
+        Map<String, Object> nativePart = new LinkedHashMap<>();
+        nativePart.put("query", compiled.sql());
+        nativePart.put("params", new java.util.ArrayList<>(compiled.params()));
+        Map<String, Object> filled = new LinkedHashMap<>();
+        filled.put("database", card.databaseId());
+        filled.put("type", "native");
+        filled.put("native", nativePart);
+        return new io.quarry.qp.mbql.MbqlReferences.CardQuery(card.databaseId(), filled);
     }
 
     /** A card's query compiled to SQL for use as a subquery on {@code database}; null when there is no such card. */
@@ -183,6 +242,11 @@ public final class QueryProcessor {
         return executor.open(prepared.database(), prepared.compiled(), prepared.rowLimit(), timeoutSeconds);
     }
 
+    /** As {@link #open(Prepared)}, showing the statement to {@code onStatement} before it executes (to cancel it). */
+    public QueryExecutor.Cursor open(Prepared prepared, java.util.function.Consumer<java.sql.Statement> onStatement) {
+        return executor.open(prepared.database(), prepared.compiled(), prepared.rowLimit(), timeoutSeconds, onStatement);
+    }
+
     private long rowLimit(Query query, Purpose purpose) {
         long apiLimit = MbqlQueries.aggregatedOrLimited(query) ? aggregatedLimit() : unaggregatedLimit();
         return rowLimit(purpose, query.maxResults(), apiLimit);
@@ -242,7 +306,7 @@ public final class QueryProcessor {
 
         @Override
         public String snippet(String name) {
-            return null; // native query snippets land with the content module
+            return snippets.apply(name);
         }
 
         @Override

@@ -12,6 +12,12 @@ public final class QueryResponses {
     }
 
     public static Response failure(QueryFailure failure, Object jsonQuery, Long databaseId) {
+        return Response.status(failure.type().status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(failureBody(failure, jsonQuery, databaseId)).build();
+    }
+
+    /** The failure body alone, for a failure that comes after a 202 was committed. */
+    public static Map<String, Object> failureBody(QueryFailure failure, Object jsonQuery, Long databaseId) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", "failed");
         body.put("error", failure.getMessage());
@@ -25,6 +31,6 @@ public final class QueryResponses {
         body.put("row_count", 0);
         body.put("running_time", 0);
         body.put("data", Map.of("rows", List.of(), "cols", List.of()));
-        return Response.status(failure.type().status).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+        return body;
     }
 }

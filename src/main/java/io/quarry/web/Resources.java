@@ -70,7 +70,9 @@ public final class Resources {
             io.quarry.card.CardParamsResource.class,
             io.quarry.card.CardSeriesResource.class,
             io.quarry.card.CardUploadResource.class,
-            io.quarry.card.CardUploadResource.Upload.class);
+            io.quarry.card.CardUploadResource.Upload.class,
+            io.quarry.segment.SegmentResource.class,
+            io.quarry.snippet.SnippetResource.class);
 
     private Resources() {
     }

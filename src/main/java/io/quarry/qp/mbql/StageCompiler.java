@@ -198,6 +198,9 @@ final class StageCompiler {
             if (nativePart.get("template-tags") != null) {
                 out.put("template-tags", nativePart.get("template-tags"));
             }
+            if (nativePart.get("params") != null) {
+                out.put("params", nativePart.get("params"));
+            }
             return out;
         }
         throw invalid("Card " + id + " has no query Quarry can use as a source.");
