@@ -74,7 +74,8 @@ public final class Quarry implements AutoCloseable {
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
             io.quarry.collection.CollectionPermissionMapper.class,
             io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class,
-            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class);
+            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class,
+            io.quarry.savedquestion.SavedQuestionMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -119,6 +120,7 @@ public final class Quarry implements AutoCloseable {
     public final io.quarry.permission.DataPermissions dataPermissions;
     public final io.quarry.permission.DataPermissionGraph dataPermissionGraph;
     public final io.quarry.search.SearchService search;
+    public final io.quarry.savedquestion.CardSources cardSources;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -188,6 +190,8 @@ public final class Quarry implements AutoCloseable {
         groups.onCreate(dataPermissions::grantGroupDefaults);
         queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
+        cardSources = new io.quarry.savedquestion.CardSources(db, collectionAccess, dataPermissions, databases);
+        savedQuestions.register(cardSources);
     }
 
     /**
