@@ -220,11 +220,20 @@ class SavedQuestionsIT {
         Map<String, Object> query = Map.of("database", sampleId, "type", "query", "query", Map.of(
                 "source-table", table(byCategory),
                 "aggregation", List.of(List.of("count"), List.of("sum", List.of("field", "N", Map.of("base-type", "type/BigInteger"))))));
+        Map<String, Object> onVirtual = new LinkedHashMap<>(query);
+        onVirtual.put("database", -1337);
         for (Api caller : List.of(admin, user)) {
-            JsonNode row = caller.post(202, "dataset", query).json().get("data").get("rows").get(0);
-            assertEquals(categories, row.get(0).asLong());
-            assertEquals(products, row.get(1).asLong());
+            for (Map<String, Object> q : List.of(query, onVirtual)) {
+                JsonNode row = caller.post(202, "dataset", q).json().get("data").get("rows").get(0);
+                assertEquals(categories, row.get(0).asLong());
+                assertEquals(products, row.get(1).asLong());
+            }
         }
+        // the virtual database resolves through the card: the shop card is the shop's, which the user may not query
+        Map<String, Object> onShop = Map.of("database", -1337, "type", "query", "query", Map.of("source-table", table(shopCard)));
+        assertEquals(1, admin.post(202, "dataset", onShop).json().get("data").get("rows").get(0).get(0).asInt());
+        JsonNode denied = user.post(403, "dataset", onShop).json();
+        assertEquals("You do not have permissions to run this query.", denied.get("error").asText());
     }
 
     @Test
