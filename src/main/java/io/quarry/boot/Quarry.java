@@ -76,7 +76,8 @@ public final class Quarry implements AutoCloseable {
             io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class,
             io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class,
             io.quarry.bookmark.BookmarkMapper.class,
-            io.quarry.segment.SegmentMapper.class, io.quarry.snippet.SnippetMapper.class);
+            io.quarry.segment.SegmentMapper.class, io.quarry.snippet.SnippetMapper.class,
+            io.quarry.savedquestion.SavedQuestionMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -123,6 +124,7 @@ public final class Quarry implements AutoCloseable {
     public final io.quarry.search.SearchService search;
     public final io.quarry.segment.SegmentService segments;
     public final io.quarry.snippet.SnippetService snippets;
+    public final io.quarry.savedquestion.CardSources cardSources;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -197,6 +199,8 @@ public final class Quarry implements AutoCloseable {
         queryProcessor.useSegments(segments::filterOf);
         snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
         queryProcessor.useSnippets(snippets::contentByName);
+        cardSources = new io.quarry.savedquestion.CardSources(db, collectionAccess, dataPermissions, databases);
+        savedQuestions.register(cardSources);
     }
 
     /**

@@ -169,6 +169,31 @@ public final class QueryProcessor {
         }
     }
 
+    /**
+     * A structured query on the Saved Questions virtual database (-1337) runs on the database of the saved question it
+     * starts from, as in Metabase; any other query is returned as it is.
+     */
+    private Query onSourceCardDatabase(Query query) {
+        if (query.databaseId() != io.quarry.warehouse.SavedQuestions.VIRTUAL_DATABASE_ID || query.mbql() == null) {
+            return query;
+        }
+        Object stage = query.mbql();
+        while (stage instanceof Map<?, ?> inner) {
+            if (inner.get("source-table") instanceof String s && s.startsWith("card__")) {
+                io.quarry.qp.mbql.MbqlReferences.CardQuery card;
+                try {
+                    card = cards.apply(Long.parseLong(s.substring("card__".length())));
+                } catch (NumberFormatException e) {
+                    return query;
+                }
+                return card == null ? query : new Query(card.databaseId(), query.type(), query.nativeSql(), query.templateTags(),
+                        query.mbql(), query.parameters(), query.maxResults(), query.jsIntToString());
+            }
+            stage = inner.get("source-query");
+        }
+        return query;
+    }
+
     /** A query compiled and ready to execute. */
     public record Prepared(Query query, Database database, CompiledQuery compiled, long rowLimit) {
     }
@@ -179,7 +204,7 @@ public final class QueryProcessor {
 
     /** As {@link #prepare(JsonNode, Caller, Purpose)}; {@code savedCard}: the query is a saved question's, run as saved. */
     public Prepared prepare(JsonNode request, Caller caller, Purpose purpose, boolean savedCard) {
-        Query query = QueryNormalizer.normalize(request);
+        Query query = onSourceCardDatabase(QueryNormalizer.normalize(request));
         Database database = databases.find(query.databaseId());
         if (database == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");

@@ -45,6 +45,9 @@ public final class DatabaseMetadataResource {
     /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
     @Inject
     private io.quarry.permission.DataPermissions dataPermissions;
+    /** Cards as query sources (card autocomplete). */
+    @Inject
+    private io.quarry.savedquestion.CardSources cardSources;
 
     @Inject
     public DatabaseMetadataResource(DatabaseService databases, MetadataService metadata, SavedQuestions savedQuestions,
@@ -108,10 +111,12 @@ public final class DatabaseMetadataResource {
             }
             data.add(view);
         }
-        // The spec's rule: saved=true adds the virtual database. (Metabase itself adds it only once some card can be a
-        // source; savedQuestions.hasSourceCards() tells that, should clients ever need the stricter rule.)
+        // saved=true adds the virtual database when the caller has a card that can be a source (Metabase's rule)
         if (BoolStr.orDefault(saved, false) && !onlyUploadable) {
-            data.add(savedQuestions.database(withTables, false));
+            Map<String, Object> virtual = savedQuestions.listed(caller, withTables);
+            if (virtual != null) {
+                data.add(virtual);
+            }
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("data", data);
@@ -274,7 +279,7 @@ public final class DatabaseMetadataResource {
             throw Validation.invalid("query", ParamRule.NON_BLANK, false, query);
         }
         readable(id.value());
-        return List.of(); // cards arrive with their own module
+        return cardSources.autocomplete(caller, id.value(), query);
     }
 
     @GET
@@ -410,34 +415,34 @@ public final class DatabaseMetadataResource {
     @Path(VIRTUAL + "/metadata")
     @Access(Access.Level.USER)
     public Map<String, Object> virtualMetadata() {
-        return savedQuestions.database(true, true);
+        return savedQuestions.database(caller, true, true);
     }
 
     @GET
     @Path(VIRTUAL + "/schemas")
     @Access(Access.Level.USER)
     public List<String> virtualSchemas() {
-        return savedQuestions.schemas("question");
+        return savedQuestions.schemas(caller, "question");
     }
 
     @GET
     @Path(VIRTUAL + "/datasets")
     @Access(Access.Level.USER)
     public List<String> virtualDatasets() {
-        return savedQuestions.schemas("model");
+        return savedQuestions.schemas(caller, "model");
     }
 
     @GET
     @Path(VIRTUAL + "/schema/{schema}")
     @Access(Access.Level.USER)
     public List<Map<String, Object>> virtualSchemaTables(@PathParam("schema") String schema) {
-        return savedQuestions.tablesOfSchema("question", schema);
+        return savedQuestions.tablesOfSchema(caller, "question", schema);
     }
 
     @GET
     @Path(VIRTUAL + "/datasets/{schema}")
     @Access(Access.Level.USER)
     public List<Map<String, Object>> virtualDatasetTables(@PathParam("schema") String schema) {
-        return savedQuestions.tablesOfSchema("model", schema);
+        return savedQuestions.tablesOfSchema(caller, "model", schema);
     }
 }

@@ -1,6 +1,7 @@
 package io.quarry.warehouse;
 
 import io.quarry.web.error.ApiException;
+import io.quarry.web.security.Caller;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -13,8 +14,8 @@ import java.util.Objects;
 /**
  * The "Saved Questions" virtual database (id -1337): saved questions and models shown as tables, grouped into
  * "schemas" named after their collections, so that a client can pick a question as the source of a new query the way
- * it picks a table. Cards live in a later module; it plugs in a {@link Source} with {@link #register}. Until then the
- * virtual database has no tables.
+ * it picks a table. The cards module plugs in a {@link Source} with {@link #register}; until then the virtual database
+ * has no tables. Everything is per caller: one sees only the cards one may read and query.
  */
 public final class SavedQuestions {
     public static final long VIRTUAL_DATABASE_ID = -1337;
@@ -28,15 +29,18 @@ public final class SavedQuestions {
 
     /** Where cards come from. */
     public interface Source {
-        /** Cards of {@code type} ("question" also lists metrics, as Metabase does) usable as a query source. */
-        List<SourceCard> cards(String type);
+        /**
+         * Cards of {@code type} ("question" also lists metrics, as Metabase does) usable as a query source that
+         * {@code caller} may see, ordered by name.
+         */
+        List<SourceCard> cards(Caller caller, String type);
 
         boolean collectionExists(String name);
     }
 
     private static final Source NONE = new Source() {
         @Override
-        public List<SourceCard> cards(String type) {
+        public List<SourceCard> cards(Caller caller, String type) {
             return List.of();
         }
 
@@ -53,31 +57,52 @@ public final class SavedQuestions {
         this.source = Objects.requireNonNull(cards);
     }
 
-    public boolean hasSourceCards() {
-        return !source.cards("question").isEmpty();
+    public boolean hasSourceCards(Caller caller) {
+        return !source.cards(caller, "question").isEmpty();
     }
 
-    /** The virtual database as {@code GET /api/database} lists it, optionally with its tables (and their fields). */
-    public Map<String, Object> database(boolean withTables, boolean withFields) {
+    /**
+     * The virtual database as {@code GET /api/database?saved=true} lists it, or null when the caller has no card that
+     * can be a source (Metabase lists it only then).
+     */
+    public Map<String, Object> listed(Caller caller, boolean withTables) {
+        List<SourceCard> cards = source.cards(caller, "question");
+        if (cards.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> db = database();
+        if (withTables) {
+            db.put("tables", cards.stream().map(card -> table(card, false)).toList());
+        }
+        return db;
+    }
+
+    /** The virtual database, optionally with the caller's tables (and their fields). */
+    public Map<String, Object> database(Caller caller, boolean withTables, boolean withFields) {
+        Map<String, Object> db = database();
+        if (withTables) {
+            db.put("tables", tables(caller, "question", withFields));
+        }
+        return db;
+    }
+
+    private static Map<String, Object> database() {
         Map<String, Object> db = new LinkedHashMap<>();
         db.put("name", "Saved Questions");
         db.put("id", VIRTUAL_DATABASE_ID);
         db.put("features", List.of("basic-aggregations"));
         db.put("is_saved_questions", true);
-        if (withTables) {
-            db.put("tables", tables("question", withFields));
-        }
         return db;
     }
 
-    public List<Map<String, Object>> tables(String type, boolean withFields) {
-        return source.cards(type).stream().map(card -> table(card, withFields)).toList();
+    public List<Map<String, Object>> tables(Caller caller, String type, boolean withFields) {
+        return source.cards(caller, type).stream().map(card -> table(card, withFields)).toList();
     }
 
     /** The distinct schema (collection) names of the cards of {@code type}, case-insensitively sorted. */
-    public List<String> schemas(String type) {
+    public List<String> schemas(Caller caller, String type) {
         LinkedHashSet<String> names = new LinkedHashSet<>();
-        for (SourceCard card : source.cards(type)) {
+        for (SourceCard card : source.cards(caller, type)) {
             names.add(schemaOf(card));
         }
         List<String> sorted = new ArrayList<>(names);
@@ -86,11 +111,11 @@ public final class SavedQuestions {
     }
 
     /** The virtual tables of one schema; 404 when no collection has that name. */
-    public List<Map<String, Object>> tablesOfSchema(String type, String schema) {
+    public List<Map<String, Object>> tablesOfSchema(Caller caller, String type, String schema) {
         if (!ROOT_SCHEMA.equals(schema) && !source.collectionExists(schema)) {
             throw ApiException.notFound();
         }
-        return source.cards(type).stream().filter(card -> schemaOf(card).equals(schema)).map(card -> table(card, false)).toList();
+        return source.cards(caller, type).stream().filter(card -> schemaOf(card).equals(schema)).map(card -> table(card, false)).toList();
     }
 
     private static String schemaOf(SourceCard card) {
