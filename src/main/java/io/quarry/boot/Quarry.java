@@ -72,7 +72,7 @@ public final class Quarry implements AutoCloseable {
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
             SyncMapper.class, io.quarry.revision.RevisionMapper.class,
-            io.quarry.collection.CollectionPermissionMapper.class);
+            io.quarry.collection.CollectionPermissionMapper.class, io.quarry.collection.CollectionMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -112,6 +112,10 @@ public final class Quarry implements AutoCloseable {
     public final SampleDatabaseService sampleDatabases;
     public final io.quarry.collection.CollectionAccess collectionAccess;
     public final io.quarry.revision.Revisions revisions;
+    public final io.quarry.collection.CollectionService collections;
+    public final io.quarry.collection.CollectionItems collectionItems;
+    public final io.quarry.collection.CollectionTree collectionTree;
+    public final io.quarry.collection.CollectionGraph collectionGraph;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -173,6 +177,10 @@ public final class Quarry implements AutoCloseable {
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
         collectionAccess = new io.quarry.collection.GraphCollectionAccess(db);
         revisions = new io.quarry.revision.Revisions(clock);
+        collections = new io.quarry.collection.CollectionService(db, collectionAccess, clock);
+        collectionItems = new io.quarry.collection.CollectionItems(db, collections);
+        collectionTree = new io.quarry.collection.CollectionTree(db, collections);
+        collectionGraph = new io.quarry.collection.CollectionGraph(db, clock);
     }
 
     /**

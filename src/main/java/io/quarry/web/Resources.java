@@ -57,7 +57,8 @@ public final class Resources {
             FieldValuesResource.class,
             io.quarry.qp.export.ExportResource.class,
             io.quarry.card.CardExportResource.class,
-            io.quarry.qp.QueryMetadataResource.class);
+            io.quarry.qp.QueryMetadataResource.class,
+            io.quarry.collection.CollectionResource.class);
 
     private Resources() {
     }
