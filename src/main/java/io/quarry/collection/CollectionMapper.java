@@ -74,11 +74,12 @@ public interface CollectionMapper {
 
     // --- content types per collection ----------------------------------------------------------------------------
 
-    List<TypeRow> cardTypes(@Param("prefix") String prefix);
+    /** {@code ids} null = every collection. */
+    List<TypeRow> cardTypes(@Param("ids") List<Long> ids);
 
-    List<Long> dashboardCollections(@Param("prefix") String prefix);
+    List<Long> dashboardCollections(@Param("ids") List<Long> ids);
 
-    List<Long> snippetCollections(@Param("prefix") String prefix);
+    List<Long> snippetCollections(@Param("ids") List<Long> ids);
 
     // --- items ---------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 package io.quarry.collection;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,24 +34,35 @@ final class ContentTypes {
         if (nodes.isEmpty()) {
             return t;
         }
-        String scope = "/".equals(prefix) ? null : prefix;
-        for (CollectionMapper.TypeRow row : m.cardTypes(scope)) {
-            if (nodes.containsKey(row.collectionId())) {
-                t.add(row.collectionId(), switch (row.type()) {
-                    case "model" -> "dataset";
-                    case "metric" -> "metric";
-                    default -> "card";
-                });
+        // a subtree: look its collections up by id (index on collection_id) in chunks; everything: one scan each
+        List<List<Long>> chunks = new ArrayList<>();
+        if (prefix == null || "/".equals(prefix)) {
+            chunks.add(null);
+        } else {
+            List<Long> ids = new ArrayList<>(nodes.keySet());
+            for (int i = 0; i < ids.size(); i += 1000) {
+                chunks.add(ids.subList(i, Math.min(ids.size(), i + 1000)));
             }
         }
-        for (Long id : m.dashboardCollections(scope)) {
-            if (nodes.containsKey(id)) {
-                t.add(id, "dashboard");
+        for (List<Long> chunk : chunks) {
+            for (CollectionMapper.TypeRow row : m.cardTypes(chunk)) {
+                if (nodes.containsKey(row.collectionId())) {
+                    t.add(row.collectionId(), switch (row.type()) {
+                        case "model" -> "dataset";
+                        case "metric" -> "metric";
+                        default -> "card";
+                    });
+                }
             }
-        }
-        for (Long id : m.snippetCollections(scope)) {
-            if (nodes.containsKey(id)) {
-                t.add(id, "snippet");
+            for (Long id : m.dashboardCollections(chunk)) {
+                if (nodes.containsKey(id)) {
+                    t.add(id, "dashboard");
+                }
+            }
+            for (Long id : m.snippetCollections(chunk)) {
+                if (nodes.containsKey(id)) {
+                    t.add(id, "snippet");
+                }
             }
         }
         // a visible, unarchived child collection counts where the caller sees it: under its nearest readable ancestor
