@@ -77,7 +77,8 @@ public final class Quarry implements AutoCloseable {
             io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class,
             io.quarry.bookmark.BookmarkMapper.class,
             io.quarry.segment.SegmentMapper.class, io.quarry.snippet.SnippetMapper.class,
-            io.quarry.savedquestion.SavedQuestionMapper.class);
+            io.quarry.savedquestion.SavedQuestionMapper.class,
+            io.quarry.collection.CollectionMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -125,6 +126,10 @@ public final class Quarry implements AutoCloseable {
     public final io.quarry.segment.SegmentService segments;
     public final io.quarry.snippet.SnippetService snippets;
     public final io.quarry.savedquestion.CardSources cardSources;
+    public final io.quarry.collection.CollectionService collections;
+    public final io.quarry.collection.CollectionItems collectionItems;
+    public final io.quarry.collection.CollectionTree collectionTree;
+    public final io.quarry.collection.CollectionGraph collectionGraph;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -201,6 +206,10 @@ public final class Quarry implements AutoCloseable {
         queryProcessor.useSnippets(snippets::contentByName);
         cardSources = new io.quarry.savedquestion.CardSources(db, collectionAccess, dataPermissions, databases);
         savedQuestions.register(cardSources);
+        collections = new io.quarry.collection.CollectionService(db, collectionAccess, clock);
+        collectionItems = new io.quarry.collection.CollectionItems(db, collections);
+        collectionTree = new io.quarry.collection.CollectionTree(db, collections);
+        collectionGraph = new io.quarry.collection.CollectionGraph(db, clock);
     }
 
     /**

@@ -10,9 +10,13 @@ public interface CollectionPermissionMapper {
 
     List<Grant> grantsOfUser(@Param("userId") long userId);
 
-    /** The caller's personal collection and everything below it. */
-    List<Long> personalSubtree(@Param("userId") long userId);
+    /** A collection's id, location and personal owner. */
+    record Placed(Long id, String location, Long personalOwnerId) {
+    }
 
-    /** Every personal collection of any user and everything below them. */
-    List<Long> allPersonalSubtrees();
+    /** Every personal collection (one per user). */
+    List<Placed> personalCollections();
+
+    /** Every collection below the top level (with a location other than "/"). */
+    List<Placed> nestedCollections();
 }

@@ -50,6 +50,7 @@ public final class UserResource {
     private static final int NAME_MAX = 254;
 
     private final UserService users;
+    private final io.quarry.collection.CollectionService collections;
     private final InviteMailer invites;
     private final SessionService sessions;
     private final Passwords passwords;
@@ -60,8 +61,10 @@ public final class UserResource {
 
     @Inject
     public UserResource(UserService users, InviteMailer invites, SessionService sessions, Passwords passwords, Settings settings,
-                        Caller caller, @Context HttpServletRequest request, @Context UriInfo uri) {
+                        Caller caller, @Context HttpServletRequest request, @Context UriInfo uri,
+                        io.quarry.collection.CollectionService collections) {
         this.users = users;
+        this.collections = collections;
         this.invites = invites;
         this.sessions = sessions;
         this.passwords = passwords;
@@ -116,7 +119,9 @@ public final class UserResource {
     @Path("current")
     @Access(Access.Level.USER)
     public Map<String, Object> current() {
-        return users.current(caller.id());
+        Map<String, Object> current = users.current(caller.id());
+        current.put("personal_collection_id", collections.personalCollectionId(caller.id()));
+        return current;
     }
 
     @GET

@@ -72,7 +72,8 @@ public final class Resources {
             io.quarry.card.CardUploadResource.class,
             io.quarry.card.CardUploadResource.Upload.class,
             io.quarry.segment.SegmentResource.class,
-            io.quarry.snippet.SnippetResource.class);
+            io.quarry.snippet.SnippetResource.class,
+            io.quarry.collection.CollectionResource.class);
 
     private Resources() {
     }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Collections at scale (not part of `mvn verify`): 10,000 collections and 100,000 cards seeded into the application
+# database; GET /api/collection/tree and GET /api/collection/:id/items through HTTP beside one raw SQL query over the
+# same rows (median of N rounds each, measured in the same run). Prints RESULT lines with the ratio.
+# Usage: bench/run-collections.sh [--appdb=postgres] [rounds]     (default: H2 application database, 15 rounds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+appdb=h2
+rounds=15
+for arg in "$@"; do
+  case "$arg" in
+    --appdb=*) appdb="${arg#--appdb=}" ;;
+    *) rounds="$arg" ;;
+  esac
+done
+mvn -B -q -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+classpath="target/classes:target/test-classes:$(cat target/bench.classpath)"
+java -Xmx1g -Djava.io.tmpdir="$PWD/target" -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
+  -Dquarry.test.appdb="$appdb" -cp "$classpath" io.quarry.bench.CollectionsBenchmark "$rounds"

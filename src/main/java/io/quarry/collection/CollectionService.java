@@ -1,0 +1,449 @@
+package io.quarry.collection;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.appdb.Db;
+import io.quarry.card.EntityIds;
+import io.quarry.collection.CollectionAccess.Visible;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
+import io.quarry.web.param.Body;
+import io.quarry.web.security.Caller;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
+
+/**
+ * Collections: creating, reading, renaming, moving (with the whole subtree, in one transaction), archiving and
+ * unarchiving (the subtree and its cards and dashboards, as one archive operation), and users' personal collections.
+ */
+public final class CollectionService {
+    public static final String ROOT_NAME = "Our analytics";
+    public static final String SNIPPETS_ROOT_NAME = "Top folder";
+
+    private final Db db;
+    private final CollectionAccess access;
+    private final Clock clock;
+
+    public CollectionService(Db db, CollectionAccess access, Clock clock) {
+        this.db = db;
+        this.access = access;
+        this.clock = clock;
+    }
+
+    /** What a caller may read and write in one namespace, Root included. */
+    public record Rights(Visible visible, boolean rootRead, boolean rootWrite, Set<Long> personalIds) {
+        public boolean canRead(Long id) {
+            return id == null ? rootRead : visible.canRead(id);
+        }
+
+        public boolean canWrite(Long id) {
+            return id == null ? rootWrite : visible.canWrite(id);
+        }
+
+        /** A personal collection or anything below one. */
+        public boolean isPersonal(CollectionRow c) {
+            if (c.personalOwnerId != null) {
+                return true;
+            }
+            long[] ids = c.ancestorIds();
+            return ids.length > 0 && personalIds.contains(ids[0]);
+        }
+
+        /** The location made of the ancestors the caller can read. */
+        public String effectiveLocation(CollectionRow c) {
+            long[] ids = c.ancestorIds();
+            StringBuilder sb = new StringBuilder("/");
+            for (long id : ids) {
+                if (visible.canRead(id)) {
+                    sb.append(id).append('/');
+                }
+            }
+            return sb.toString();
+        }
+    }
+
+    public Rights rights(Caller caller, String namespace) {
+        String ns = normalizeNamespace(namespace);
+        Visible visible = access.visible(caller);
+        boolean rootRead;
+        boolean rootWrite;
+        if (ns == null) {
+            rootRead = visible.root() || visible.all();
+            rootWrite = visible.rootWritable() || visible.all();
+        } else {
+            CollectionAccess.Level level = access.rootLevel(caller, ns);
+            rootRead = level != CollectionAccess.Level.NONE;
+            rootWrite = level == CollectionAccess.Level.WRITE;
+        }
+        Set<Long> personal = new HashSet<>(db.with(CollectionMapper.class, CollectionMapper::personalCollectionIds));
+        return new Rights(visible, rootRead, rootWrite, personal);
+    }
+
+    /** {@code null} for the default namespace; Metabase's {@code snippet} and {@code snippets} are one namespace. */
+    public static String normalizeNamespace(String namespace) {
+        return GraphCollectionAccess.normalizeNamespace(namespace);
+    }
+
+    public CollectionRow find(long id) {
+        return db.with(CollectionMapper.class, m -> m.findCollection(id));
+    }
+
+    public CollectionRow require(long id) {
+        return Checks.found(find(id));
+    }
+
+    // --- personal collections ------------------------------------------------------------------------------------
+
+    /** Creates the personal collection of every user who has none yet (lazily, as Metabase does). */
+    public void ensurePersonalCollections() {
+        List<CollectionMapper.Owner> missing = db.with(CollectionMapper.class, CollectionMapper::usersWithoutPersonalCollection);
+        for (CollectionMapper.Owner owner : missing) {
+            CollectionRow row = new CollectionRow();
+            row.entityId = EntityIds.next();
+            row.name = personalName(owner.firstName(), owner.lastName(), owner.email());
+            row.slug = Locations.slug(row.name);
+            row.location = "/";
+            row.personalOwnerId = owner.id();
+            row.createdAt = now();
+            try {
+                db.run(session -> session.getMapper(CollectionMapper.class).insertCollection(row));
+            } catch (PersistenceException e) {
+                // a concurrent request created it first (unique personal_owner_id); anything else is a real failure
+                if (db.with(CollectionMapper.class, m -> m.personalCollectionId(owner.id())) == null) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The user's personal collection id, creating it when missing. */
+    public Long personalCollectionId(long userId) {
+        Long id = db.with(CollectionMapper.class, m -> m.personalCollectionId(userId));
+        if (id == null) {
+            ensurePersonalCollections();
+            id = db.with(CollectionMapper.class, m -> m.personalCollectionId(userId));
+        }
+        return id;
+    }
+
+    /** "First Last's Personal Collection"; the email stands in when both names are missing. */
+    public static String personalName(String first, String last, String email) {
+        String common = ((first == null ? "" : first) + " " + (last == null ? "" : last)).trim();
+        if (common.isEmpty()) {
+            common = email;
+        }
+        return common + "'s Personal Collection";
+    }
+
+    static String displayName(CollectionRow c) {
+        return c.personalOwnerId != null && (c.ownerEmail != null)
+                ? personalName(c.ownerFirstName, c.ownerLastName, c.ownerEmail) : c.name;
+    }
+
+    // --- views ----------------------------------------------------------------------------------------------------
+
+    /** The collection as lists show it: its columns, can_write, is_personal. */
+    public Map<String, Object> view(CollectionRow c, Rights rights) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("authority_level", c.authorityLevel);
+        v.put("description", c.description);
+        v.put("archived", c.archived);
+        v.put("slug", c.slug);
+        v.put("archive_operation_id", c.archiveOperationId);
+        v.put("archived_directly", c.archivedDirectly);
+        v.put("name", displayName(c));
+        v.put("personal_owner_id", c.personalOwnerId);
+        v.put("type", c.collectionType);
+        v.put("is_sample", c.isSample);
+        v.put("id", c.id);
+        v.put("entity_id", c.entityId);
+        v.put("location", c.location);
+        v.put("namespace", c.namespace);
+        v.put("created_at", c.createdAt);
+        boolean canWrite = rights.canWrite(c.id);
+        v.put("can_write", canWrite);
+        v.put("is_personal", rights.isPersonal(c));
+        v.put("can_restore", canWrite && c.archived && Boolean.TRUE.equals(c.archivedDirectly));
+        v.put("can_delete", false);
+        return v;
+    }
+
+    /** The collection with Metabase's standard details: parent_id, effective_location, effective_ancestors. */
+    public Map<String, Object> detail(CollectionRow c, Rights rights) {
+        Map<String, Object> v = view(c, rights);
+        v.put("parent_id", c.parentId());
+        v.put("effective_location", rights.effectiveLocation(c));
+        List<Map<String, Object>> ancestors = new ArrayList<>();
+        ancestors.add(rootAncestor(c.namespace, rights));
+        long[] ids = c.ancestorIds();
+        if (ids.length > 0) {
+            List<Long> list = new ArrayList<>();
+            for (long id : ids) {
+                if (rights.visible().canRead(id)) {
+                    list.add(id);
+                }
+            }
+            if (!list.isEmpty()) {
+                Map<Long, CollectionRow> byId = new LinkedHashMap<>();
+                for (CollectionRow a : db.with(CollectionMapper.class, m -> m.collectionsByIds(list))) {
+                    byId.put(a.id, a);
+                }
+                for (Long id : list) {
+                    CollectionRow a = byId.get(id);
+                    if (a != null) {
+                        Map<String, Object> av = new LinkedHashMap<>();
+                        av.put("id", a.id);
+                        av.put("name", displayName(a));
+                        av.put("personal_owner_id", a.personalOwnerId);
+                        av.put("type", a.collectionType);
+                        av.put("authority_level", a.authorityLevel);
+                        av.put("can_write", rights.canWrite(a.id));
+                        av.put("is_personal", rights.isPersonal(a));
+                        ancestors.add(av);
+                    }
+                }
+            }
+        }
+        v.put("effective_ancestors", ancestors);
+        return v;
+    }
+
+    private static Map<String, Object> rootAncestor(String namespace, Rights rights) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("metabase.collections.models.collection.root/is-root?", true);
+        root.put("authority_level", null);
+        root.put("name", SNIPPETS_NAMESPACE.equals(namespace) ? SNIPPETS_ROOT_NAME : ROOT_NAME);
+        root.put("is_personal", false);
+        root.put("id", "root");
+        root.put("can_write", rights.rootWrite());
+        return root;
+    }
+
+    private static final String SNIPPETS_NAMESPACE = GraphCollectionAccess.SNIPPETS;
+
+    /** The virtual Root collection of a namespace (COMPAT §8), with its details. */
+    public Map<String, Object> root(String namespace, Rights rights) {
+        String ns = normalizeNamespace(namespace);
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("authority_level", null);
+        v.put("name", SNIPPETS_NAMESPACE.equals(ns) ? SNIPPETS_ROOT_NAME : ROOT_NAME);
+        v.put("is_personal", false);
+        v.put("id", "root");
+        v.put("namespace", ns);
+        v.put("can_write", rights.rootWrite());
+        v.put("effective_location", null);
+        v.put("effective_ancestors", List.of());
+        v.put("parent_id", null);
+        v.put("can_restore", false);
+        v.put("can_delete", false);
+        return v;
+    }
+
+    // --- list -------------------------------------------------------------------------------------------------------
+
+    /** {@code GET /api/collection}: collections the caller can read, the Root first (when readable and listed). */
+    public List<Map<String, Object>> list(Caller caller, boolean archived, boolean excludeOtherUsers, boolean personalOnly,
+                                          String namespace) {
+        ensurePersonalCollections();
+        String ns = normalizeNamespace(namespace);
+        Rights rights = rights(caller, ns);
+        List<CollectionRow> rows = db.with(CollectionMapper.class, m -> m.listCollections(ns, archived, personalOnly));
+        Set<Long> othersPersonal = new HashSet<>();
+        for (CollectionRow c : rows) {
+            if (c.personalOwnerId != null && !caller.is(c.personalOwnerId)) {
+                othersPersonal.add(c.id);
+            }
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (!archived && !personalOnly && rights.rootRead()) {
+            Map<String, Object> root = root(ns, rights);
+            root.remove("effective_location");
+            root.remove("effective_ancestors");
+            root.remove("parent_id");
+            out.add(root);
+        }
+        for (CollectionRow c : rows) {
+            if (!rights.canRead(c.id)) {
+                continue;
+            }
+            if (excludeOtherUsers && (othersPersonal.contains(c.id)
+                    || (c.ancestorIds().length > 0 && othersPersonal.contains(c.ancestorIds()[0])))) {
+                continue;
+            }
+            out.add(view(c, rights));
+        }
+        return out;
+    }
+
+    // --- create -------------------------------------------------------------------------------------------------------
+
+    public Map<String, Object> create(Caller caller, JsonNode json) {
+        Body body = Body.of(json);
+        String name = body.nonBlank("name");
+        String description = body.optNonBlank("description");
+        Long parentId = body.optPosInt("parent_id");
+        String namespace = body.optNonBlank("namespace");
+        String authority = body.optEnum("authority_level", "official");
+        body.throwIfInvalid();
+        String ns = normalizeNamespace(namespace);
+        CollectionRow parent = null;
+        if (parentId != null) {
+            parent = require(parentId);
+            if (!body.hasValue("namespace")) {
+                ns = parent.namespace;
+            } else if (!Objects.equals(ns, parent.namespace)) {
+                throw ApiException.badRequest("Collection must be in the same namespace as its parent");
+            }
+        }
+        Rights rights = rights(caller, ns);
+        Checks.permitted(rights.canWrite(parentId));
+        if (authority != null) {
+            Checks.permitted(caller.superuser());
+        }
+        if (parent != null && parent.archived) {
+            throw ApiException.badRequest("You cannot create a Collection inside an archived Collection.");
+        }
+        CollectionRow row = new CollectionRow();
+        row.entityId = EntityIds.next();
+        row.name = name;
+        row.description = description;
+        row.slug = Locations.slug(name);
+        row.location = parent == null ? "/" : parent.childLocation();
+        row.namespace = ns;
+        row.authorityLevel = authority;
+        row.createdAt = now();
+        final CollectionRow parentRow = parent;
+        final String namespaceOfRow = ns;
+        db.run(session -> {
+            CollectionMapper m = session.getMapper(CollectionMapper.class);
+            m.insertCollection(row);
+            // a new collection starts with its parent's rights (Root's for a top-level one), as in Metabase;
+            // below a personal collection nobody but the owner has any
+            if (parentRow == null) {
+                m.copyRootPermissions(namespaceOfRow, row.id);
+            } else if (!rights.isPersonal(parentRow)) {
+                m.copyCollectionPermissions(parentRow.id, row.id);
+            }
+        });
+        return detail(require(row.id), rights(caller, ns));
+    }
+
+    // --- update, move, archive -------------------------------------------------------------------------------------
+
+    public Map<String, Object> update(Caller caller, long id, JsonNode json) {
+        Body body = Body.of(json);
+        String name = body.optNonBlank("name");
+        String description = body.optNonBlank("description");
+        Boolean archived = body.optBool("archived");
+        Long parentId = body.optPosInt("parent_id");
+        String authority = body.optEnum("authority_level", "official");
+        body.throwIfInvalid();
+        CollectionRow before = require(id);
+        Rights rights = rights(caller, before.namespace);
+        Checks.permitted(rights.canWrite(id));
+        if (body.has("authority_level") && !Objects.equals(authority, before.authorityLevel)) {
+            Checks.permitted(caller.superuser());
+        }
+        boolean personal = before.personalOwnerId != null;
+        boolean archiving = archived != null && archived && !before.archived;
+        boolean unarchiving = archived != null && !archived && before.archived;
+        if (personal && archiving) {
+            throw ApiException.badRequest("You cannot archive a Personal Collection.");
+        }
+        // a move: parent_id given (null = Root) and the location would change
+        String newLocation = null;
+        CollectionRow newParent = null;
+        if (body.has("parent_id") && !archiving) {
+            if (parentId != null) {
+                newParent = require(parentId);
+                if (parentId == id || newParent.location.contains("/" + id + "/")) {
+                    throw ApiException.badRequest("You cannot move a Collection into itself or into one of its descendants.");
+                }
+            }
+            String target = newParent == null ? "/" : newParent.childLocation();
+            if (!target.equals(before.location)) {
+                if (personal) {
+                    throw ApiException.badRequest("You cannot move a Personal Collection.");
+                }
+                if (newParent != null && !Objects.equals(newParent.namespace, before.namespace)) {
+                    throw ApiException.badRequest("Collection must be in the same namespace as its parent");
+                }
+                if (newParent != null && newParent.archived) {
+                    throw ApiException.badRequest("You cannot move a Collection into an archived Collection.");
+                }
+                Checks.permitted(rights.canWrite(before.parentId()) && rights.canWrite(parentId));
+                newLocation = target;
+            }
+        }
+        if (unarchiving) {
+            if (!Boolean.TRUE.equals(before.archivedDirectly) || before.archiveOperationId == null) {
+                throw ApiException.badRequest("This Collection was archived with its parent: unarchive the parent instead.");
+            }
+            Long oldParent = before.parentId();
+            if (newLocation == null && oldParent != null) {
+                CollectionRow p = find(oldParent);
+                if (p != null && p.archived) {
+                    throw ApiException.badRequest("The parent Collection is archived: give a parent_id to restore into.");
+                }
+            }
+        }
+        final String moveTo = newLocation;
+        final CollectionRow target = newParent;
+        db.run(session -> {
+            CollectionMapper m = session.getMapper(CollectionMapper.class);
+            boolean setName = name != null;
+            boolean setDescription = body.has("description");
+            boolean setAuthority = body.has("authority_level");
+            if (setName || setDescription || setAuthority) {
+                m.updateCollection(id, setName, name, setName ? Locations.slug(name) : null, setDescription, description,
+                        setAuthority, authority);
+            }
+            if (archiving) {
+                String op = UUID.randomUUID().toString();
+                m.archiveCollections(id, before.childLocation(), op);
+                m.archiveCards(op);
+                m.archiveDashboards(op);
+            } else if (unarchiving) {
+                String op = before.archiveOperationId;
+                m.unarchiveCards(op);
+                m.unarchiveDashboards(op);
+                m.unarchiveCollections(op);
+            }
+            if (moveTo != null) {
+                move(session, before, moveTo, target, rights);
+            }
+        });
+        return detail(require(id), rights(caller, before.namespace));
+    }
+
+    /** Moves a collection and its whole subtree (two set-based updates), fixing rights across personal borders. */
+    private static void move(SqlSession session, CollectionRow c, String newLocation, CollectionRow newParent, Rights rights) {
+        CollectionMapper m = session.getMapper(CollectionMapper.class);
+        String oldPrefix = c.childLocation();
+        String newPrefix = newLocation + c.id + "/";
+        m.setLocation(c.id, newLocation);
+        m.moveDescendants(oldPrefix, newPrefix);
+        boolean wasPersonal = rights.isPersonal(c);
+        boolean nowPersonal = newParent != null && rights.isPersonal(newParent);
+        if (nowPersonal && !wasPersonal) {
+            m.deletePermissionsOfSubtree(c.id, newPrefix);
+        } else if (wasPersonal && !nowPersonal) {
+            m.deletePermissionsOfSubtree(c.id, newPrefix);
+            m.copyPermissionsToSubtree(newParent == null ? null : newParent.id, c.namespace, c.id, newPrefix);
+        }
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
+    }
+}

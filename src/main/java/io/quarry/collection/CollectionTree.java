@@ -1,0 +1,93 @@
+package io.quarry.collection;
+
+import io.quarry.appdb.Db;
+import io.quarry.web.security.Caller;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code GET /api/collection/tree}: the readable collections of a namespace as a tree. A readable collection below
+ * one the caller cannot read hangs from its nearest readable ancestor (or the top). Three queries whatever the size:
+ * the collections, the card types per collection, the collections holding dashboards (snippets).
+ */
+public final class CollectionTree {
+    private final Db db;
+    private final CollectionService collections;
+
+    public CollectionTree(Db db, CollectionService collections) {
+        this.db = db;
+        this.collections = collections;
+    }
+
+    public List<Map<String, Object>> tree(Caller caller, boolean excludeArchived, boolean excludeOtherUsers, boolean shallow,
+                                          String namespace, Long collectionId) {
+        collections.ensurePersonalCollections();
+        String ns = CollectionService.normalizeNamespace(namespace);
+        CollectionService.Rights rights = collections.rights(caller, ns);
+        return db.tx(session -> {
+            CollectionMapper m = session.getMapper(CollectionMapper.class);
+            List<CollectionRow> rows = m.listCollections(ns, excludeArchived ? Boolean.FALSE : null, false);
+            Set<Long> othersPersonal = new HashSet<>();
+            for (CollectionRow c : rows) {
+                if (c.personalOwnerId != null && !caller.is(c.personalOwnerId)) {
+                    othersPersonal.add(c.id);
+                }
+            }
+            Map<Long, CollectionRow> kept = new LinkedHashMap<>();
+            for (CollectionRow c : rows) {
+                if (!rights.canRead(c.id)) {
+                    continue;
+                }
+                long[] ids = c.ancestorIds();
+                if (excludeOtherUsers && (othersPersonal.contains(c.id) || (ids.length > 0 && othersPersonal.contains(ids[0])))) {
+                    continue;
+                }
+                kept.put(c.id, c);
+            }
+            // children of each collection (null = top level), in the listing's order (official first, then by name)
+            Map<Long, List<CollectionRow>> children = new LinkedHashMap<>();
+            for (CollectionRow c : kept.values()) {
+                children.computeIfAbsent(effectiveParent(c, kept), k -> new ArrayList<>()).add(c);
+            }
+            if (shallow) {
+                List<Map<String, Object>> out = new ArrayList<>();
+                for (CollectionRow c : children.getOrDefault(collectionId, List.of())) {
+                    Map<String, Object> v = collections.view(c, rights);
+                    v.put("children", children.containsKey(c.id));
+                    out.add(v);
+                }
+                return out;
+            }
+            ContentTypes types = ContentTypes.load(m, ns, null, kept::containsKey);
+            return build(null, children, types, rights);
+        });
+    }
+
+    private List<Map<String, Object>> build(Long parent, Map<Long, List<CollectionRow>> children, ContentTypes types,
+                                            CollectionService.Rights rights) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (CollectionRow c : children.getOrDefault(parent, List.of())) {
+            Map<String, Object> v = collections.view(c, rights);
+            v.put("effective_location", rights.effectiveLocation(c));
+            types.annotate(c.id, v);
+            v.put("children", build(c.id, children, types, rights));
+            out.add(v);
+        }
+        return out;
+    }
+
+    /** The nearest ancestor in {@code kept}, or null for the top. */
+    static Long effectiveParent(CollectionRow c, Map<Long, CollectionRow> kept) {
+        long[] ids = c.ancestorIds();
+        for (int i = ids.length - 1; i >= 0; i--) {
+            if (kept.containsKey(ids[i])) {
+                return ids[i];
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,40 @@
+package io.quarry.collection;
+
+import java.util.List;
+
+/** What {@code CollectionMapper.items} selects; built by {@link CollectionItems}. */
+public final class ItemQuery {
+    /** null = the Root collection. */
+    public Long collectionId;
+    public boolean archived;
+    /** all | is_pinned | is_not_pinned */
+    public String pinnedState = "all";
+    public boolean cards;
+    public boolean datasets;
+    public boolean metrics;
+    public boolean dashboards;
+    public boolean snippets;
+    public boolean timelines;
+    /** Child collections to list (their ids), or none when null/empty. */
+    public List<Long> childIds;
+    /** A whitelisted ORDER BY list (never user text). */
+    public String orderBy;
+    public Integer limit;
+    public Integer offset;
+
+    public boolean pinnedOnly() {
+        return "is_pinned".equals(pinnedState);
+    }
+
+    public boolean unpinnedOnly() {
+        return "is_not_pinned".equals(pinnedState);
+    }
+
+    public boolean hasChildren() {
+        return childIds != null && !childIds.isEmpty();
+    }
+
+    public boolean anything() {
+        return cards || datasets || metrics || dashboards || snippets || timelines || hasChildren();
+    }
+}
