@@ -193,6 +193,7 @@ public final class Quarry implements AutoCloseable {
         queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
+        revisions.register("dashboard", dashboards);
         segments = new io.quarry.segment.SegmentService(db, revisions, clock);
         queryProcessor.useSegments(segments::filterOf);
         snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
