@@ -194,7 +194,7 @@ public final class Quarry implements AutoCloseable {
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
         revisions.register("dashboard", dashboards);
-        segments = new io.quarry.segment.SegmentService(db, revisions, clock);
+        segments = new io.quarry.segment.SegmentService(db, revisions, dataPermissions, clock);
         queryProcessor.useSegments(segments::filterOf);
         snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
         queryProcessor.useSnippets(snippets::contentByName);
