@@ -200,7 +200,8 @@ public final class Quarry implements AutoCloseable {
         queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
-        segments = new io.quarry.segment.SegmentService(db, revisions, clock);
+        revisions.register("dashboard", dashboards);
+        segments = new io.quarry.segment.SegmentService(db, revisions, dataPermissions, clock);
         queryProcessor.useSegments(segments::filterOf);
         snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
         queryProcessor.useSnippets(snippets::contentByName);

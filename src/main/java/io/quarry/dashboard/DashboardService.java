@@ -9,6 +9,7 @@ import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.dashboard.LayoutInput.DashcardIn;
 import io.quarry.dashboard.LayoutInput.TabIn;
+import io.quarry.revision.Revertible;
 import io.quarry.revision.Revision;
 import io.quarry.revision.Revisions;
 import io.quarry.setting.Settings;
@@ -35,7 +36,7 @@ import org.apache.ibatis.session.SqlSession;
  * Dashboards: their dashcards and tabs, rights from their collection, revision history, copies and public links.
  * Every change runs in one transaction with its revision, so a failed request writes nothing.
  */
-public final class DashboardService {
+public final class DashboardService implements Revertible {
     static final String CURATE = "You do not have curate permissions for this Collection.";
 
     private final Db db;
@@ -79,7 +80,7 @@ public final class DashboardService {
             d.createdAt = now();
             d.updatedAt = d.createdAt;
             m.insertDashboard(d);
-            record(session, d.id, userId, false, true);
+            record(session, d.id, userId, true);
             return view(session, caller, m.findDashboard(d.id));
         });
     }
@@ -119,10 +120,19 @@ public final class DashboardService {
     // --- update -------------------------------------------------------------------------------------------------------
 
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
-        return update(caller, id, json, false);
+        return db.tx(session -> {
+            update(session, caller, id, json, false);
+            record(session, id, caller.id(), false);
+            return view(session, caller, session.getMapper(DashboardMapper.class).findDashboard(id));
+        });
     }
 
-    private Map<String, Object> update(Caller caller, long id, JsonNode json, boolean reversion) {
+    /**
+     * The body of an update inside the caller's transaction: validates {@code json} (one 400 with every problem), checks
+     * rights, writes the fields and the layout. Records no revision. A revert ({@code reverting}) restores the layout
+     * even of an archived dashboard and may drop tabs that dashcards without a tab lived on.
+     */
+    private void update(SqlSession session, Caller caller, long id, JsonNode json, boolean reverting) {
         Body body = Body.of(json);
         String name = body.optNonBlank("name");
         String description = BodyRules.optText(body, "description");
@@ -142,86 +152,83 @@ public final class DashboardService {
         List<DashcardIn> dashcards = LayoutInput.dashcards(body);
         List<TabIn> tabs = LayoutInput.tabs(body);
         body.throwIfInvalid();
-        long userId = caller.id();
-        return db.tx(session -> {
-            DashboardMapper m = session.getMapper(DashboardMapper.class);
-            Dashboard d = Checks.found(m.findDashboard(id));
-            Checks.permitted(access.canWrite(caller, d.collectionId));
-            boolean wasArchived = d.archived;
-            if (body.has("collection_id") && !Objects.equals(collectionId, d.collectionId)) {
-                requireCurate(caller, collectionId);
+        DashboardMapper m = session.getMapper(DashboardMapper.class);
+        Dashboard d = Checks.found(m.findDashboard(id));
+        Checks.permitted(access.canWrite(caller, d.collectionId));
+        boolean wasArchived = d.archived;
+        if (body.has("collection_id") && !Objects.equals(collectionId, d.collectionId)) {
+            requireCurate(session, caller, collectionId);
+        }
+        boolean embeddingChanges = (enableEmbedding != null && enableEmbedding != d.enableEmbedding)
+                || (embeddingParams != null && !Objects.equals(Json.MAPPER.valueToTree(embeddingParams), parse(d.embeddingParams)));
+        if (embeddingChanges) {
+            Checks.check(embeddingEnabled(), "Embedding is not enabled.");
+            Checks.permitted(caller.superuser());
+        }
+        // :present keys (null clears) and :non-nil keys (null ignored), as Metabase's update
+        if (body.has("description")) {
+            d.description = description;
+        }
+        if (body.has("collection_id")) {
+            d.collectionId = collectionId;
+        }
+        if (body.has("collection_position")) {
+            d.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
+        }
+        if (body.has("cache_ttl")) {
+            d.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
+        }
+        if (width != null) {
+            d.width = width;
+        }
+        if (name != null) {
+            d.name = name;
+        }
+        if (parameters != null) {
+            d.parameters = Json.write(parameters);
+        }
+        if (caveats != null) {
+            d.caveats = caveats;
+        }
+        if (pointsOfInterest != null) {
+            d.pointsOfInterest = pointsOfInterest;
+        }
+        if (showInGettingStarted != null) {
+            d.showInGettingStarted = showInGettingStarted;
+        }
+        if (enableEmbedding != null) {
+            d.enableEmbedding = enableEmbedding;
+        }
+        if (embeddingParams != null) {
+            d.embeddingParams = Json.write(embeddingParams);
+        }
+        if (autoApply != null) {
+            d.autoApplyFilters = autoApply;
+        }
+        if (archived != null && archived != d.archived) {
+            d.archived = archived;
+            d.archivedDirectly = archived;
+        }
+        d.updatedAt = now();
+        m.updateDashboard(d);
+        if (dashcards != null) {
+            if (wasArchived && !reverting) {
+                throw archivedObject();
             }
-            boolean embeddingChanges = (enableEmbedding != null && enableEmbedding != d.enableEmbedding)
-                    || (embeddingParams != null && !Objects.equals(Json.MAPPER.valueToTree(embeddingParams), parse(d.embeddingParams)));
-            if (embeddingChanges) {
-                Checks.check(embeddingEnabled(), "Embedding is not enabled.");
-                Checks.permitted(caller.superuser());
-            }
-            // :present keys (null clears) and :non-nil keys (null ignored), as Metabase's update
-            if (body.has("description")) {
-                d.description = description;
-            }
-            if (body.has("collection_id")) {
-                d.collectionId = collectionId;
-            }
-            if (body.has("collection_position")) {
-                d.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
-            }
-            if (body.has("cache_ttl")) {
-                d.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
-            }
-            if (width != null) {
-                d.width = width;
-            }
-            if (name != null) {
-                d.name = name;
-            }
-            if (parameters != null) {
-                d.parameters = Json.write(parameters);
-            }
-            if (caveats != null) {
-                d.caveats = caveats;
-            }
-            if (pointsOfInterest != null) {
-                d.pointsOfInterest = pointsOfInterest;
-            }
-            if (showInGettingStarted != null) {
-                d.showInGettingStarted = showInGettingStarted;
-            }
-            if (enableEmbedding != null) {
-                d.enableEmbedding = enableEmbedding;
-            }
-            if (embeddingParams != null) {
-                d.embeddingParams = Json.write(embeddingParams);
-            }
-            if (autoApply != null) {
-                d.autoApplyFilters = autoApply;
-            }
-            if (archived != null && archived != d.archived) {
-                d.archived = archived;
-                d.archivedDirectly = archived;
-            }
-            d.updatedAt = now();
-            m.updateDashboard(d);
-            if (dashcards != null) {
-                if (wasArchived) {
-                    throw archivedObject();
-                }
-                updateLayout(session, caller, d, dashcards, tabs);
-            }
-            record(session, id, userId, reversion, false);
-            return view(session, caller, m.findDashboard(id));
-        });
+            updateLayout(session, caller, d, dashcards, tabs, reverting);
+        }
     }
 
     /**
      * Replaces the dashboard's tabs (when sent) and dashcards with the given sets: negative ids create, missing ones
      * are removed, the others updated. Tabs removed take their dashcards with them.
      */
-    private void updateLayout(SqlSession session, Caller caller, Dashboard d, List<DashcardIn> wanted, List<TabIn> wantedTabs) {
+    private void updateLayout(SqlSession session, Caller caller, Dashboard d, List<DashcardIn> wanted, List<TabIn> wantedTabs,
+            boolean reverting) {
         DashboardMapper m = session.getMapper(DashboardMapper.class);
         List<DashboardTab> currentTabs = m.tabsOf(d.id);
-        if (!currentTabs.isEmpty() && wanted.stream().anyMatch(dc -> dc.tabId() == null)) {
+        boolean tabbed = reverting ? wantedTabs != null && !wantedTabs.isEmpty() : !currentTabs.isEmpty();
+        if (tabbed && wanted.stream().anyMatch(dc -> dc.tabId() == null)) {
             throw ApiException.badRequest("This dashboard has tab, makes sure every card has a tab");
         }
         OffsetDateTime now = now();
@@ -385,7 +392,7 @@ public final class DashboardService {
         return body.optMap("embedding_params");
     }
 
-    // --- delete, copy, revert ----------------------------------------------------------------------------------------
+    // --- delete, copy ----------------------------------------------------------------------------------------
 
     /** Metabase v0.63's hard delete (archiving is {@code PUT archived=true}); needs write on the collection. */
     public void delete(Caller caller, long id) {
@@ -501,7 +508,7 @@ public final class DashboardService {
                 }
                 writeSeries(m, dc.id, newSeries);
             }
-            record(session, d.id, userId, false, true);
+            record(session, d.id, userId, true);
             Map<String, Object> view = view(session, caller, m.findDashboard(d.id));
             if (!uncopied.isEmpty()) {
                 view.put("uncopied", uncopied);
@@ -526,16 +533,30 @@ public final class DashboardService {
         return Json.write(array);
     }
 
+    // --- revisions (through /api/revision) ---------------------------------------------------------------------------
+
+    @Override
+    public String model() {
+        return Revisions.DASHBOARD;
+    }
+
+    @Override
+    public void requireRead(Caller caller, long id) {
+        db.run(session -> readable(session, caller, id));
+    }
+
     /**
-     * Restores the dashboard to a revision: its fields, tabs and dashcards as they were (dashcards removed since are
-     * created again). Needs write rights; records a reversion. Called by the revision endpoint.
+     * Restores the dashboard to a stored revision inside {@code session}: its fields, tabs and dashcards as they were
+     * (tabs and dashcards removed since are created again; dashcards whose card is gone or archived are left out, as
+     * Metabase does). Needs write rights on the dashboard's collection now and on the one it returns to (a collection
+     * deleted since keeps the dashboard where it is). Records nothing: {@code /api/revision/revert} records the
+     * reversion. Returns the dashboard as a revision stores it after the change.
      */
-    public Map<String, Object> revertTo(Caller caller, long dashboardId, long revisionId) {
-        Revision revision = db.tx(session -> revisions.find(session, revisionId));
-        if (revision == null || !Revisions.DASHBOARD.equals(revision.model) || revision.modelId != dashboardId) {
-            throw ApiException.notFound();
-        }
-        Map<String, Object> object = revision.object;
+    @Override
+    public Map<String, Object> revert(SqlSession session, Caller caller, long id, Map<String, Object> object) {
+        DashboardMapper m = session.getMapper(DashboardMapper.class);
+        Dashboard current = Checks.found(m.findDashboard(id));
+        Checks.permitted(access.canWrite(caller, current.collectionId));
         ObjectNode body = Json.object();
         for (String key : List.of("name", "description", "parameters", "collection_id", "collection_position", "cache_ttl",
                 "archived", "auto_apply_filters", "width")) {
@@ -543,25 +564,24 @@ public final class DashboardService {
                 body.set(key, Json.MAPPER.valueToTree(object.get(key)));
             }
         }
-        if (body.path("archived").asBoolean(false)) {
-            // restoring an archived state archives last, so the layout is restored first
-            body.put("archived", false);
+        if (body.path("collection_id").canConvertToExactIntegral() && m.findCollection(body.get("collection_id").asLong()) == null) {
+            body.remove("collection_id");
+        }
+        if (body.path("parameters").isNull()) {
+            body.remove("parameters");
         }
         Set<Long> liveTabs = new HashSet<>();
         Set<Long> liveCards = new HashSet<>();
-        db.run(session -> {
-            DashboardMapper m = session.getMapper(DashboardMapper.class);
-            m.tabsOf(dashboardId).forEach(t -> liveTabs.add(t.id));
-            m.dashcardsOf(dashboardId).forEach(dc -> liveCards.add(dc.id));
-        });
+        m.tabsOf(id).forEach(t -> liveTabs.add(t.id));
+        m.dashcardsOf(id).forEach(dc -> liveCards.add(dc.id));
         Map<Long, Long> tabIds = new HashMap<>();
         ArrayNode tabs = body.putArray("tabs");
         long fresh = -1;
         for (Object t : listOf(object.get("tabs"))) {
             ObjectNode tab = Json.MAPPER.valueToTree(t);
-            long id = tab.path("id").asLong();
-            if (!liveTabs.contains(id)) {
-                tabIds.put(id, fresh);
+            long tabId = tab.path("id").asLong();
+            if (!liveTabs.contains(tabId)) {
+                tabIds.put(tabId, fresh);
                 tab.put("id", fresh--);
             }
             tabs.add(tab);
@@ -569,6 +589,18 @@ public final class DashboardService {
         ArrayNode cards = body.putArray("dashcards");
         for (Object c : listOf(object.get("cards"))) {
             ObjectNode card = Json.MAPPER.valueToTree(c);
+            if (card.path("card_id").canConvertToExactIntegral() && !usable(m, card.get("card_id").asLong())) {
+                continue;
+            }
+            if (card.get("series") instanceof ArrayNode series) {
+                ArrayNode kept = Json.MAPPER.createArrayNode();
+                series.forEach(s -> {
+                    if (usable(m, s.path("id").asLong())) {
+                        kept.add(s);
+                    }
+                });
+                card.set("series", kept);
+            }
             if (!liveCards.contains(card.path("id").asLong())) {
                 card.put("id", fresh--);
             }
@@ -577,13 +609,14 @@ public final class DashboardService {
             }
             cards.add(card);
         }
-        Map<String, Object> result = update(caller, dashboardId, body, true);
-        if (Boolean.TRUE.equals(object.get("archived"))) {
-            ObjectNode archive = Json.object();
-            archive.put("archived", true);
-            result = update(caller, dashboardId, archive, true);
-        }
-        return result;
+        update(session, caller, id, body, true);
+        return serialize(m, m.findDashboard(id));
+    }
+
+    /** A card a reverted dashcard may show again: it exists and is not archived. */
+    private static boolean usable(DashboardMapper m, long cardId) {
+        CardRow card = m.findCard(cardId);
+        return card != null && !card.archived;
     }
 
     private static List<?> listOf(Object value) {
@@ -781,7 +814,11 @@ public final class DashboardService {
 
     /** Metabase's check-write-perms-for-collection: 403 with a JSON message unless the caller may write there. */
     private void requireCurate(Caller caller, Long collectionId) {
-        if (collectionId != null && db.with(DashboardMapper.class, m -> m.findCollection(collectionId)) == null) {
+        db.run(session -> requireCurate(session, caller, collectionId));
+    }
+
+    private void requireCurate(SqlSession session, Caller caller, Long collectionId) {
+        if (collectionId != null && session.getMapper(DashboardMapper.class).findCollection(collectionId) == null) {
             throw ApiException.notFound();
         }
         if (!access.canWrite(caller, collectionId)) {
@@ -794,10 +831,10 @@ public final class DashboardService {
                 Map.of("message", "The object has been archived.", "error_code", "archived"));
     }
 
-    private void record(SqlSession session, long id, long userId, boolean reversion, boolean creation) {
+    private void record(SqlSession session, long id, long userId, boolean creation) {
         DashboardMapper m = session.getMapper(DashboardMapper.class);
         Dashboard d = m.findDashboard(id);
-        revisions.record(session, Revisions.DASHBOARD, id, userId, serialize(m, d), null, creation, reversion);
+        revisions.record(session, Revisions.DASHBOARD, id, userId, serialize(m, d), null, creation, false);
     }
 
     /** The whole dashboard as a revision stores it: its fields, tabs and dashcards. */

@@ -46,8 +46,112 @@ public final class RevisionDiff {
         return keys;
     }
 
-    /** One phrase per changed key that Metabase describes ("renamed this Card from "A" to "B""), in key order. */
+    /**
+     * The change phrases of one revision against the previous one. Dashboards follow Metabase's own rules: the field
+     * phrases joined into one sentence part, then what happened to the cache ttl, the cards, the tabs, auto-apply
+     * filters and each card's series.
+     */
     public static List<String> describe(String model, Map<String, Object> before, Map<String, Object> after,
+            LongFunction<String> collectionName) {
+        if (Revisions.DASHBOARD.equals(model)) {
+            return describeDashboard(before, after, collectionName);
+        }
+        return describeFields(model, before, after, collectionName);
+    }
+
+    static List<String> describeDashboard(Map<String, Object> before, Map<String, Object> after, LongFunction<String> collectionName) {
+        List<String> out = new ArrayList<>();
+        List<String> fields = describeFields(Revisions.DASHBOARD, before, after, collectionName);
+        if (!fields.isEmpty()) {
+            String sentence = sentence(fields);
+            out.add(sentence.substring(0, sentence.length() - 1));
+        }
+        Set<String> changed = changedKeys(before, after);
+        if (changed.contains("cache_ttl")) {
+            Object v1 = before.get("cache_ttl");
+            Object v2 = after.get("cache_ttl");
+            out.add(v1 == null ? "added a cache ttl" : v2 == null ? "removed the cache ttl"
+                    : "changed the cache ttl from \"" + v1 + "\" to \"" + v2 + "\"");
+        }
+        List<Map<String, Object>> cards1 = maps(before.get("cards"));
+        List<Map<String, Object>> cards2 = maps(after.get("cards"));
+        if (changed.contains("cards")) {
+            Set<Object> ids1 = ids(cards1);
+            Set<Object> ids2 = ids(cards2);
+            Set<String> keys = new LinkedHashSet<>();
+            for (int i = 0; i < Math.max(cards1.size(), cards2.size()); i++) {
+                keys.addAll(changedKeys(i < cards1.size() ? cards1.get(i) : null, i < cards2.size() ? cards2.get(i) : null));
+            }
+            out.add(counted(ids1, ids2, "card", keys.stream().allMatch(k -> Set.of("row", "col", "size_x", "size_y").contains(k))
+                    ? "rearranged the cards" : "modified the cards"));
+        }
+        if (changed.contains("tabs")) {
+            List<Map<String, Object>> tabs1 = maps(before.get("tabs"));
+            List<Map<String, Object>> tabs2 = maps(after.get("tabs"));
+            out.add(counted(ids(tabs1), ids(tabs2), "tab", withoutPosition(tabs1).equals(withoutPosition(tabs2))
+                    ? "rearranged the tabs" : "modified the tabs"));
+        }
+        if (Boolean.TRUE.equals(before.get("auto_apply_filters")) != Boolean.TRUE.equals(after.get("auto_apply_filters"))) {
+            out.add("set auto apply filters to " + Boolean.TRUE.equals(after.get("auto_apply_filters")));
+        }
+        for (int i = 0; i < Math.min(cards1.size(), cards2.size()); i++) {
+            Object s1 = cards1.get(i).get("series");
+            Object s2 = cards2.get(i).get("series");
+            Object cardId = cards1.get(i).get("card_id");
+            if (cardId != null && !Revisions.sameJson(s1, s2)) {
+                int n1 = s1 instanceof List<?> l ? l.size() : 0;
+                int n2 = s2 instanceof List<?> l ? l.size() : 0;
+                out.add(n1 < n2 ? "added some series to card " + cardId
+                        : n1 > n2 ? "removed some series from card " + cardId : "modified the series on card " + cardId);
+            }
+        }
+        return out;
+    }
+
+    /** "added a card" / "added 2 cards" / "removed a tab" when one id set contains the other, else {@code otherwise}. */
+    private static String counted(Set<Object> ids1, Set<Object> ids2, String noun, String otherwise) {
+        int diff = Math.abs(ids1.size() - ids2.size());
+        String what = diff == 1 ? "a " + noun : diff + " " + noun + "s";
+        if (ids2.containsAll(ids1) && ids1.size() < ids2.size()) {
+            return "added " + what;
+        }
+        if (ids1.containsAll(ids2) && ids1.size() > ids2.size()) {
+            return "removed " + what;
+        }
+        return otherwise;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> maps(Object value) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (value instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> m) {
+                    out.add((Map<String, Object>) m);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<Object> ids(List<Map<String, Object>> items) {
+        Set<Object> out = new java.util.HashSet<>();
+        items.forEach(i -> out.add(Json.write(i.get("id"))));
+        return out;
+    }
+
+    private static Set<Object> withoutPosition(List<Map<String, Object>> tabs) {
+        Set<Object> out = new java.util.HashSet<>();
+        for (Map<String, Object> t : tabs) {
+            Map<String, Object> copy = new LinkedHashMap<>(t);
+            copy.remove("position");
+            out.add(Json.write(copy));
+        }
+        return out;
+    }
+
+    /** One phrase per changed key that Metabase describes ("renamed this Card from "A" to "B""), in key order. */
+    static List<String> describeFields(String model, Map<String, Object> before, Map<String, Object> after,
             LongFunction<String> collectionName) {
         List<String> out = new ArrayList<>();
         for (String key : changedKeys(before, after)) {

@@ -3,6 +3,7 @@ package io.quarry.segment;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
 import io.quarry.card.EntityIds;
+import io.quarry.permission.DataPermissions;
 import io.quarry.revision.Revision;
 import io.quarry.revision.Revisions;
 import io.quarry.user.User;
@@ -24,21 +25,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.ibatis.session.SqlSession;
 
 /**
- * Segments: saved filters on one table, with a revision stored on every change. As in Metabase, any signed-in user
- * with data access to the table reads them (until data permissions exist: every signed-in user); creating and
- * changing them is for administrators (Metabase's data-model permission).
+ * Segments: saved filters on one table, with a revision stored on every change. As in Metabase, reading a segment
+ * needs data access to its table: the caller may read the table's database ({@link DataPermissions#canRead}); others
+ * get 403 and lists leave the segment out. Creating and changing them is for administrators (Metabase's data-model
+ * permission).
  */
 public final class SegmentService {
     private final Db db;
     private final Revisions revisions;
+    private final DataPermissions dataPermissions;
     private final Clock clock;
 
-    public SegmentService(Db db, Revisions revisions, Clock clock) {
+    public SegmentService(Db db, Revisions revisions, DataPermissions dataPermissions, Clock clock) {
         this.db = db;
         this.revisions = revisions;
+        this.dataPermissions = dataPermissions;
         this.clock = clock;
     }
 
@@ -46,10 +51,15 @@ public final class SegmentService {
 
     public List<Map<String, Object>> list(Caller caller) {
         requireReader(caller);
+        Set<Long> readable = dataPermissions.readableDatabases(caller);
         return db.tx(session -> {
             List<Map<String, Object>> out = new ArrayList<>();
             Map<Long, User> users = new HashMap<>();
+            Map<Long, Long> databaseOfTable = new HashMap<>();
             for (Segment s : session.getMapper(SegmentMapper.class).activeSegments()) {
+                if (readable != null && !readable.contains(databaseOfTable.computeIfAbsent(s.tableId, t -> databaseOf(session, t)))) {
+                    continue;
+                }
                 Map<String, Object> view = view(session, s, users);
                 view.put("definition_description", SegmentDescriptions.describe(session, s.definition));
                 out.add(view);
@@ -60,7 +70,7 @@ public final class SegmentService {
 
     public Map<String, Object> get(Caller caller, long id) {
         requireReader(caller);
-        return db.tx(session -> view(session, require(session, id), new HashMap<>()));
+        return db.tx(session -> view(session, readable(session, caller, id), new HashMap<>()));
     }
 
     /** The filter clause of a segment, for {@code ["segment", id]} in structured queries; null when there is none. */
@@ -77,7 +87,7 @@ public final class SegmentService {
     public List<Map<String, Object>> revisions(Caller caller, long id) {
         requireReader(caller);
         return db.tx(session -> {
-            require(session, id);
+            readable(session, caller, id);
             List<Revision> history = revisions.history(session, Revisions.SEGMENT, id);
             List<Map<String, Object>> out = new ArrayList<>();
             Map<Long, User> users = new HashMap<>();
@@ -93,7 +103,7 @@ public final class SegmentService {
     public Map<String, Object> related(Caller caller, long id) {
         requireReader(caller);
         return db.tx(session -> {
-            Segment segment = require(session, id);
+            Segment segment = readable(session, caller, id);
             Table table = session.getMapper(WarehouseMapper.class).findTable(segment.tableId);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("table", table == null ? null : MetadataViews.table(table, true));
@@ -301,6 +311,22 @@ public final class SegmentService {
 
     private static void requireReader(Caller caller) {
         caller.id();
+    }
+
+    /** The segment (404 when unknown), 403 unless the caller has data access to its table's database. */
+    private Segment readable(SqlSession session, Caller caller, long id) {
+        Segment segment = require(session, id);
+        if (!caller.superuser()) {
+            Long database = databaseOf(session, segment.tableId);
+            Checks.permitted(database != null && dataPermissions.canRead(caller, database));
+        }
+        return segment;
+    }
+
+    /** The database of a table; {@code -1} when the table is gone (no non-superuser reads such a segment). */
+    private static Long databaseOf(SqlSession session, Long tableId) {
+        Table table = tableId == null ? null : session.getMapper(WarehouseMapper.class).findTable(tableId);
+        return table == null || table.dbId == null ? -1L : table.dbId;
     }
 
     private static void requireWriter(Caller caller) {

@@ -11,7 +11,6 @@ import io.quarry.testing.AppDbSql;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestServer;
-import io.quarry.web.security.Caller;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -321,19 +320,83 @@ class DashboardIT {
     }
 
     @Test
-    void revertRestoresAnEarlierRevision() {
+    void revertThroughTheRevisionApiRestoresAnEarlierRevision() {
         long a = card(admin, dbId, "Reverted card", null);
+        long b = card(admin, dbId, "Second reverted card", null);
         long id = dashboard("First name");
-        admin.put(200, "dashboard/" + id, Map.of("dashcards", List.of(dashcard(-1, a, 0, 0))));
-        long withCard = ((Number) AppDbSql.value(server, "SELECT MAX(id) FROM revision WHERE model = 'Dashboard' AND model_id = ?", id)).longValue();
+        admin.put(200, "dashboard/" + id, Map.of("dashcards", List.of(dashcard(-1, a, 0, 0), dashcard(-2, b, 0, 4))));
+        long withCards = admin.get(200, "revision", "entity", "dashboard", "id", id).json().get(0).get("id").asLong();
+        JsonNode before = admin.get(200, "dashboard/" + id).json().get("dashcards");
+        long dcA = before.get(0).get("id").asLong();
+        admin.put(200, "dashboard/" + id, Map.of("dashcards", List.of(dashcard(dcA, a, 0, 0))));
         admin.put(200, "dashboard/" + id, Map.of("name", "Second name", "dashcards", List.of()));
-        long adminId = admin.get(200, "user/current").json().get("id").asLong();
-        Map<String, Object> reverted = server.quarry().dashboards.revertTo(new Caller(adminId, true, null, false, null), id, withCard);
-        assertEquals("First name", reverted.get("name"));
+
+        JsonNode history = user.get(200, "revision", "entity", "dashboard", "id", id).json();
+        assertEquals(4, history.size());
+        assertEquals("renamed this Dashboard from \"First name\" to \"Second name\" and removed a card.",
+                history.get(0).get("description").asText());
+        assertTrue(history.get(0).get("has_multiple_changes").asBoolean());
+        assertEquals("removed a card.", history.get(1).get("description").asText());
+        assertEquals("added 2 cards.", history.get(2).get("description").asText());
+        assertEquals("created this.", history.get(3).get("description").asText());
+        assertEquals(history.toString(), user.get(200, "revision/dashboard/" + id).json().toString());
+
+        long otherDashboard = dashboard("Other");
+        long otherRevision = admin.get(200, "revision", "entity", "dashboard", "id", otherDashboard).json().get(0).get("id").asLong();
+        admin.post(404, "revision/revert", Map.of("entity", "dashboard", "id", id, "revision_id", otherRevision));
+        admin.post(404, "revision/revert", Map.of("entity", "dashboard", "id", 999_999, "revision_id", withCards));
+        anonymous.post(401, "revision/revert", Map.of("entity", "dashboard", "id", id, "revision_id", withCards));
+        assertEquals("Second name", admin.get(200, "dashboard/" + id).json().get("name").asText());
+
+        JsonNode reverted = admin.post(200, "revision/revert", Map.of("entity", "dashboard", "id", id, "revision_id", withCards)).json();
+        assertTrue(reverted.get("is_reversion").asBoolean());
+        assertEquals("reverted to an earlier version.", reverted.get("description").asText());
         JsonNode fetched = admin.get(200, "dashboard/" + id).json();
-        assertEquals(1, fetched.get("dashcards").size());
-        assertEquals(a, fetched.get("dashcards").get(0).get("card_id").asLong());
+        assertEquals("First name", fetched.get("name").asText());
+        assertEquals(2, fetched.get("dashcards").size());
+        assertEquals(List.of(a, b), List.of(fetched.get("dashcards").get(0).get("card_id").asLong(),
+                fetched.get("dashcards").get(1).get("card_id").asLong()));
+        assertEquals(4, fetched.get("dashcards").get(1).get("col").asInt());
         assertEquals(1, AppDbSql.count(server, "SELECT COUNT(*) FROM revision WHERE model = 'Dashboard' AND model_id = ? AND is_reversion = TRUE", id));
+        JsonNode after = admin.get(200, "revision", "entity", "dashboard", "id", id).json();
+        assertEquals(5, after.size(), "the reversion is listed, recorded once");
+        assertEquals(reverted.get("id").asLong(), after.get(0).get("id").asLong());
+        assertTrue(after.get(0).get("is_reversion").asBoolean());
+
+        // a user who may read but not write the dashboard's collection: 403, nothing changed
+        long readOnly = ContentSql.collection(server, "Revert read only");
+        ContentSql.grant(server, readOnly, "read");
+        admin.put(200, "dashboard/" + id, Map.of("collection_id", readOnly, "name", "Guarded"));
+        user.get(200, "revision", "entity", "dashboard", "id", id);
+        assertEquals("You don't have permissions to do that.",
+                user.post(403, "revision/revert", Map.of("entity", "dashboard", "id", id, "revision_id", withCards)).body());
+        assertEquals("Guarded", admin.get(200, "dashboard/" + id).json().get("name").asText());
+        ContentSql.revoke(server, readOnly);
+        user.get(403, "revision", "entity", "dashboard", "id", id);
+        user.post(403, "revision/revert", Map.of("entity", "dashboard", "id", id, "revision_id", withCards));
+        assertEquals(6, admin.get(200, "revision", "entity", "dashboard", "id", id).json().size(), "refused reverts recorded nothing");
+    }
+
+    @Test
+    void revertRestoresTabsAndRecreatesRemovedOnes() {
+        long a = card(admin, dbId, "Tabbed card", null);
+        long id = dashboard("Tabbed");
+        admin.put(200, "dashboard/" + id, Map.of(
+                "tabs", List.of(Map.of("id", -1, "name", "One"), Map.of("id", -2, "name", "Two")),
+                "dashcards", List.of(withTab(dashcard(-1, a, 0, 0), -2))));
+        long tabbed = admin.get(200, "revision", "entity", "dashboard", "id", id).json().get(0).get("id").asLong();
+        admin.put(200, "dashboard/" + id, Map.of("tabs", List.of(), "dashcards", List.of()));
+        assertEquals("removed a card and removed 2 tabs.", admin.get(200, "revision", "entity", "dashboard", "id", id).json().get(0).get("description").asText());
+        admin.post(200, "revision/revert", Map.of("entity", "dashboard", "id", id, "revision_id", tabbed));
+        JsonNode fetched = admin.get(200, "dashboard/" + id).json();
+        assertEquals(2, fetched.get("tabs").size());
+        assertEquals("Two", fetched.get("tabs").get(1).get("name").asText());
+        assertEquals(fetched.get("tabs").get(1).get("id").asLong(), fetched.get("dashcards").get(0).get("dashboard_tab_id").asLong());
+    }
+
+    private static Map<String, Object> withTab(Map<String, Object> dashcard, long tabId) {
+        dashcard.put("dashboard_tab_id", tabId);
+        return dashcard;
     }
 
     @Test

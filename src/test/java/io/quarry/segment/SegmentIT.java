@@ -9,6 +9,7 @@ import io.quarry.sample.SampleDatabase;
 import io.quarry.testing.Api;
 import io.quarry.testing.AppDbSql;
 import io.quarry.testing.Fixtures;
+import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestServer;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -139,6 +140,73 @@ class SegmentIT {
         assertEquals("Read only for users", after.get("name").asText());
         assertFalse(after.get("archived").asBoolean());
         assertEquals(1, revisionRows(id));
+    }
+
+    /**
+     * Reading a segment needs data access to its table: on a second database where All Users are blocked, a user with
+     * only All Users gets 403 on every read endpoint and never sees the segment listed; a user whose group may query
+     * the database still reads it, as do admins.
+     */
+    @Test
+    void readingNeedsDataAccessToTheSegmentsTable() throws Exception {
+        long shop = admin.post(200, "database", Map.of("engine", "h2", "name", "Guarded shop", "details",
+                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+        server.quarry().sync.syncInBackground(shop).get();
+        long shopOrders = AppDbSql.count(server, "SELECT id FROM metabase_table WHERE db_id = ? AND name = 'ORDERS'", shop);
+        long id = admin.post(200, "segment", Map.of("name", "Guarded orders", "table_id", shopOrders,
+                "definition", Map.of("source-table", shopOrders))).json().get("id").asLong();
+        long readers = admin.post(200, "permissions/group", Map.of("name", "Segment readers")).json().get("id").asLong();
+        graph(1, shop, Map.of("view-data", "blocked"));
+        graph(readers, shop, Map.of("view-data", "unrestricted", "create-queries", "query-builder"));
+        Api blocked = signedIn("segment-blocked@example.com");
+        Api reader = signedIn("segment-reader@example.com", readers);
+
+        String denied = "You don't have permissions to do that.";
+        assertEquals(denied, blocked.get(403, "segment/" + id).body());
+        assertEquals(denied, blocked.get(403, "segment/" + id + "/revisions").body());
+        assertEquals(denied, blocked.get(403, "segment/" + id + "/related").body());
+        blocked.get(404, "segment/999999");
+        assertTrue(listedIds(blocked).stream().noneMatch(listed -> listed == id), "a blocked user's list leaves the segment out");
+        for (JsonNode listed : blocked.get(200, "segment").json()) {
+            assertTrue(listed.get("table_id").asLong() != shopOrders, "no segment of the blocked database is listed");
+        }
+
+        assertEquals("Guarded orders", reader.get(200, "segment/" + id).json().get("name").asText());
+        assertEquals(1, reader.get(200, "segment/" + id + "/revisions").json().size());
+        assertEquals(shopOrders, reader.get(200, "segment/" + id + "/related").json().get("table").get("id").asLong());
+        assertTrue(listedIds(reader).contains(id));
+        assertTrue(listedIds(admin).contains(id));
+        assertTrue(listedIds(user).size() < listedIds(admin).size(), "the API-key user in All Users only is blocked too");
+
+        // once All Users may query the database again, everyone reads the segment
+        graph(1, shop, Map.of("view-data", "unrestricted", "create-queries", "query-builder"));
+        assertEquals("Guarded orders", blocked.get(200, "segment/" + id).json().get("name").asText());
+        assertTrue(listedIds(blocked).contains(id));
+    }
+
+    private static List<Long> listedIds(Api api) {
+        List<Long> ids = new java.util.ArrayList<>();
+        api.get(200, "segment").json().forEach(s -> ids.add(s.get("id").asLong()));
+        return ids;
+    }
+
+    /** Sets one group's permissions on one database through PUT /api/permissions/graph. */
+    private static void graph(long group, long database, Map<String, Object> perms) {
+        long revision = admin.get(200, "permissions/graph").json().get("revision").asLong();
+        admin.put(200, "permissions/graph", Map.of("revision", revision,
+                "groups", Map.of(String.valueOf(group), Map.of(String.valueOf(database), perms))));
+    }
+
+    /** A new signed-in user in All Users and the given groups. */
+    private static Api signedIn(String email, long... groups) {
+        List<Map<String, Object>> memberships = new java.util.ArrayList<>();
+        memberships.add(Map.of("id", 1));
+        for (long g : groups) {
+            memberships.add(Map.of("id", g));
+        }
+        admin.post(200, "user", Map.of("email", email, "first_name", "Seg", "last_name", "Ment", "password", "Sunny-day-77",
+                "user_group_memberships", memberships));
+        return anonymous.as(Fixtures.login(anonymous, email, "Sunny-day-77"));
     }
 
     @Test
