@@ -10,17 +10,19 @@ import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import io.quarry.web.security.Caller;
 import jakarta.inject.Inject;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.Part;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Map;
 
 /**
  * {@code POST /api/card/from-csv} (the spec's path) and {@code POST /api/upload/csv} (v0.55+): a multipart form with
@@ -29,9 +31,6 @@ import java.util.Map;
 @Path("card")
 @Produces(MediaType.APPLICATION_JSON)
 public final class CardUploadResource {
-    /** Uploads larger than this are refused before parsing. */
-    static final int MAX_BYTES = 50 * 1024 * 1024;
-
     private final CardUploads uploads;
     private final Caller caller;
 
@@ -46,20 +45,28 @@ public final class CardUploadResource {
     @Path("from-csv")
     @Consumes(MediaType.WILDCARD)
     @Access(Access.Level.USER)
-    public long fromCsv(@HeaderParam("Content-Type") String contentType, InputStream body) {
-        return upload(contentType, body);
+    public long fromCsv(@Context HttpServletRequest request) {
+        return upload(request);
     }
 
-    long upload(String contentType, InputStream body) {
-        Map<String, Multipart.Part> parts = Multipart.parse(contentType, read(body));
-        Multipart.Part file = parts.get("file");
+    /** The form is parsed by the servlet container (the api servlet's multipart-config in web.xml sets the limits). */
+    long upload(HttpServletRequest request) {
+        Part file;
+        Part collection;
+        try {
+            file = request.getPart("file");
+            collection = request.getPart("collection_id");
+        } catch (IllegalStateException tooLarge) {
+            throw ApiException.badRequest("The CSV file is too large (at most 50 MB).");
+        } catch (ServletException | IOException notMultipart) {
+            throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
+        }
         if (file == null) {
             throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
         }
         Long collectionId = null;
-        Multipart.Part collection = parts.get("collection_id");
         if (collection != null) {
-            String raw = new String(collection.content(), StandardCharsets.UTF_8).trim();
+            String raw = new String(bytes(collection), StandardCharsets.UTF_8).trim();
             if (!raw.isEmpty() && !raw.equals("null") && !raw.equals("root")) {
                 collectionId = Validation.parsePosInt(raw);
                 if (collectionId == null) {
@@ -67,16 +74,13 @@ public final class CardUploadResource {
                 }
             }
         }
-        return uploads.upload(caller, file.filename() == null ? "upload.csv" : file.filename(), file.content(), collectionId);
+        String filename = file.getSubmittedFileName();
+        return uploads.upload(caller, filename == null ? "upload.csv" : filename, bytes(file), collectionId);
     }
 
-    private static byte[] read(InputStream body) {
-        try {
-            byte[] bytes = body.readNBytes(MAX_BYTES + 1);
-            if (bytes.length > MAX_BYTES) {
-                throw ApiException.badRequest("The CSV file is too large (at most 50 MB).");
-            }
-            return bytes;
+    private static byte[] bytes(Part part) {
+        try (InputStream in = part.getInputStream()) {
+            return in.readAllBytes();
         } catch (IOException e) {
             throw ApiException.badRequest("The upload could not be read.");
         }
@@ -98,8 +102,8 @@ public final class CardUploadResource {
         @Path("csv")
         @Consumes(MediaType.WILDCARD)
         @Access(Access.Level.USER)
-        public long uploadCsv(@HeaderParam("Content-Type") String contentType, InputStream body) {
-            return delegate.upload(contentType, body);
+        public long uploadCsv(@Context HttpServletRequest request) {
+            return delegate.upload(request);
         }
     }
 }

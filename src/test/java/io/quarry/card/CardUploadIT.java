@@ -158,6 +158,8 @@ class CardUploadIT {
         assertTrue(longName.body().contains("is too long"), longName.body());
         assertEquals("The CSV file has an unterminated quoted value.", asAdmin("quote.csv", "a\n\"open\n").body());
         assertEquals("You must provide a CSV file in the \"file\" field.", asAdmin("none.csv", null).body());
+        Api.Res notAForm = admin.post(400, "upload/csv", Map.of("file", "a\n1\n"));
+        assertEquals("You must provide a CSV file in the \"file\" field.", notAForm.body());
         Api.Res badCollection = upload("card/from-csv", "X-Metabase-Session", session, "c.csv", "a\n1\n", "abc");
         assertEquals(400, badCollection.status());
         assertTrue(badCollection.body().contains("collection_id"));
