@@ -345,7 +345,7 @@ public final class SegmentService {
         v.put("table_id", s.tableId);
         v.put("definition", s.definition);
         v.put("creator_id", s.creatorId);
-        v.put("creator", creator(session, s.creatorId, users));
+        v.put("creator", io.quarry.user.Creators.of(session, s.creatorId, users));
         v.put("archived", s.archived);
         v.put("caveats", s.caveats);
         v.put("points_of_interest", s.pointsOfInterest);
@@ -355,28 +355,6 @@ public final class SegmentService {
         return v;
     }
 
-    /** Metabase's hydrated {@code creator}. */
-    static Map<String, Object> creator(SqlSession session, Long userId, Map<Long, User> users) {
-        if (userId == null) {
-            return null;
-        }
-        User u = users.computeIfAbsent(userId, id -> session.getMapper(UserMapper.class).findUser(id));
-        if (u == null) {
-            return null;
-        }
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", u.id);
-        v.put("email", u.email);
-        v.put("first_name", u.firstName);
-        v.put("last_name", u.lastName);
-        v.put("common_name", u.commonName());
-        v.put("date_joined", u.dateJoined);
-        v.put("last_login", u.lastLogin);
-        v.put("is_qbnewb", u.isQbnewb);
-        v.put("is_superuser", u.isSuperuser);
-        v.put("locale", u.locale);
-        return v;
-    }
 
     private static boolean usesSegment(String datasetQuery, long id) {
         if (datasetQuery == null) {

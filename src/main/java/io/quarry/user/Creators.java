@@ -1,0 +1,34 @@
+package io.quarry.user;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.ibatis.session.SqlSession;
+
+/** Metabase's hydrated {@code creator} of a piece of content (segments, snippets). */
+public final class Creators {
+    private Creators() {
+    }
+
+    /** The user as a {@code creator} map, looked up once per request through {@code users}; null when unknown. */
+    public static Map<String, Object> of(SqlSession session, Long userId, Map<Long, User> users) {
+        if (userId == null) {
+            return null;
+        }
+        User u = users.computeIfAbsent(userId, id -> session.getMapper(UserMapper.class).findUser(id));
+        if (u == null) {
+            return null;
+        }
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", u.id);
+        v.put("email", u.email);
+        v.put("first_name", u.firstName);
+        v.put("last_name", u.lastName);
+        v.put("common_name", u.commonName());
+        v.put("date_joined", u.dateJoined);
+        v.put("last_login", u.lastLogin);
+        v.put("is_qbnewb", u.isQbnewb);
+        v.put("is_superuser", u.isSuperuser);
+        v.put("locale", u.locale);
+        return v;
+    }
+}
