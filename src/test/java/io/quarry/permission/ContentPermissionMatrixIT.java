@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -177,8 +178,14 @@ class ContentPermissionMatrixIT {
 
     // --- the table -------------------------------------------------------------------------------------------------
 
-    /** One row: a call and the expected status per role. */
-    private record Row(String name, Function<Api, Api.Res> call, Map<Role, Integer> statuses) {
+    /**
+     * One row: a call, the expected status per role, and (for changes) a probe of the state the call may change: a
+     * refused call must leave it as it was.
+     */
+    private record Row(String name, Function<Api, Api.Res> call, Map<Role, Integer> statuses, Supplier<String> probe) {
+        Row(String name, Function<Api, Api.Res> call, Map<Role, Integer> statuses) {
+            this(name, call, statuses, null);
+        }
     }
 
     /** One list row: a call, how to read the ids it lists, which content id to look for, and per role which show. */
@@ -205,9 +212,29 @@ class ContentPermissionMatrixIT {
 
     /** Adds one row per collection. */
     private static void perCollection(List<Row> rows, String name, Need need, int ok, Function<Content, Function<Api, Api.Res>> call) {
+        perCollection(rows, name, need, ok, call, null);
+    }
+
+    /** Adds one row per collection, each with a probe of what the call may change. */
+    private static void perCollection(List<Row> rows, String name, Need need, int ok, Function<Content, Function<Api, Api.Res>> call,
+                                      Function<Content, Supplier<String>> probe) {
         for (Coll c : Coll.values()) {
-            rows.add(new Row(name + " [" + c + "]", call.apply(content.get(c)), statuses(ok, userStatus(need, c, ok))));
+            rows.add(new Row(name + " [" + c + "]", call.apply(content.get(c)), statuses(ok, userStatus(need, c, ok)),
+                    probe == null ? null : probe.apply(content.get(c))));
         }
+    }
+
+    /** The admin's view of an object, reduced to what the matrix's changes touch. */
+    private static Supplier<String> state(String path) {
+        return () -> {
+            JsonNode o = admin.get(200, path).json();
+            return o.path("name") + "|" + o.path("description") + "|" + o.path("archived") + "|" + o.path("collection_id")
+                    + "|" + o.path("content");
+        };
+    }
+
+    private static Supplier<String> rowCount(String table) {
+        return () -> String.valueOf(AppDbSql.count(server, "SELECT COUNT(*) FROM " + table));
     }
 
     private static Map<String, Object> nulls(Object... pairs) {
@@ -226,23 +253,29 @@ class ContentPermissionMatrixIT {
         perCollection(rows, "GET /api/collection/:id/timelines", Need.READ, 200,
                 x -> a -> a.call("GET", "collection/" + x.collection + "/timelines", null));
         perCollection(rows, "PUT /api/collection/:id", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "collection/" + x.collection, Map.of("description", "changed")));
+                x -> a -> a.call("PUT", "collection/" + x.collection, Map.of("description", "changed")),
+                x -> state("collection/" + x.collection));
         // cards
         perCollection(rows, "GET /api/card/:id", Need.READ, 200, x -> a -> a.call("GET", "card/" + x.nativeCard, null));
         perCollection(rows, "GET /api/card/:id (model)", Need.READ, 200, x -> a -> a.call("GET", "card/" + x.model, null));
         perCollection(rows, "PUT /api/card/:id", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "card/" + x.nativeCard, Map.of("description", "changed")));
+                x -> a -> a.call("PUT", "card/" + x.nativeCard, Map.of("description", "changed")),
+                x -> state("card/" + x.nativeCard));
         perCollection(rows, "POST /api/card/:id/query", Need.READ, 202, x -> a -> a.call("POST", "card/" + x.nativeCard + "/query", Map.of()));
         perCollection(rows, "POST /api/card/:id/query (model)", Need.READ, 202, x -> a -> a.call("POST", "card/" + x.model + "/query", Map.of()));
         perCollection(rows, "POST /api/card/:id/query/csv", Need.READ, 200,
                 x -> a -> a.call("POST", "card/" + x.nativeCard + "/query/csv", Map.of()));
-        perCollection(rows, "POST /api/card/:id/copy", Need.WRITE, 200, x -> a -> a.call("POST", "card/" + x.nativeCard + "/copy", Map.of()));
+        perCollection(rows, "POST /api/card/:id/copy", Need.WRITE, 200, x -> a -> a.call("POST", "card/" + x.nativeCard + "/copy", Map.of()),
+                x -> rowCount("report_card"));
         perCollection(rows, "PUT /api/card/:id (archive)", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "card/" + x.archiveCard, Map.of("archived", true)));
+                x -> a -> a.call("PUT", "card/" + x.archiveCard, Map.of("archived", true)),
+                x -> state("card/" + x.archiveCard));
         perCollection(rows, "PUT /api/card/:id (move to root)", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "card/" + x.moveCard, nulls("collection_id", null)));
+                x -> a -> a.call("PUT", "card/" + x.moveCard, nulls("collection_id", null)),
+                x -> state("card/" + x.moveCard));
         perCollection(rows, "POST /api/card/:id/public_link", Need.SUPERUSER, 200,
-                x -> a -> a.call("POST", "card/" + x.nativeCard + "/public_link", Map.of()));
+                x -> a -> a.call("POST", "card/" + x.nativeCard + "/public_link", Map.of()),
+                x -> () -> String.valueOf(AppDbSql.value(server, "SELECT public_uuid FROM report_card WHERE id = ?", x.nativeCard)));
         perCollection(rows, "GET /api/card/:id/params/:key/values", Need.READ, 200,
                 x -> a -> a.call("GET", "card/" + x.nativeCard + "/params/size/values", null));
         perCollection(rows, "GET /api/card/:id/series", Need.READ, 200, x -> a -> a.call("GET", "card/" + x.nativeCard + "/series", null));
@@ -253,12 +286,15 @@ class ContentPermissionMatrixIT {
         // dashboards
         perCollection(rows, "GET /api/dashboard/:id", Need.READ, 200, x -> a -> a.call("GET", "dashboard/" + x.dashboard, null));
         perCollection(rows, "PUT /api/dashboard/:id", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "dashboard/" + x.dashboard, Map.of("description", "changed")));
+                x -> a -> a.call("PUT", "dashboard/" + x.dashboard, Map.of("description", "changed")),
+                x -> state("dashboard/" + x.dashboard));
         // Metabase copies into the collection_id of the body (absent = Root): read on the source, write on the target
         perCollection(rows, "POST /api/dashboard/:id/copy (to Root)", Need.READ, 200,
-                x -> a -> a.call("POST", "dashboard/" + x.dashboard + "/copy", Map.of()));
+                x -> a -> a.call("POST", "dashboard/" + x.dashboard + "/copy", Map.of()),
+                x -> rowCount("report_dashboard"));
         perCollection(rows, "POST /api/dashboard/:id/copy (into N)", Need.SUPERUSER, 200,
-                x -> a -> a.call("POST", "dashboard/" + x.dashboard + "/copy", Map.of("collection_id", content.get(Coll.N).collection)));
+                x -> a -> a.call("POST", "dashboard/" + x.dashboard + "/copy", Map.of("collection_id", content.get(Coll.N).collection)),
+                x -> rowCount("report_dashboard"));
         perCollection(rows, "POST /api/dashboard/:id/dashcard/:dc/card/:c/query", Need.READ, 202,
                 x -> a -> a.call("POST", "dashboard/" + x.dashboard + "/dashcard/" + x.dashcard + "/card/" + x.nativeCard + "/query", Map.of()));
         perCollection(rows, "GET /api/dashboard/:id/query_metadata", Need.READ, 200,
@@ -267,10 +303,12 @@ class ContentPermissionMatrixIT {
         perCollection(rows, "GET /api/timeline/:id", Need.READ, 200,
                 x -> a -> a.call("GET", "timeline/" + x.timeline + "?include=events", null));
         perCollection(rows, "PUT /api/timeline/:id", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "timeline/" + x.timeline, Map.of("description", "changed")));
+                x -> a -> a.call("PUT", "timeline/" + x.timeline, Map.of("description", "changed")),
+                x -> state("timeline/" + x.timeline));
         perCollection(rows, "GET /api/timeline-event/:id", Need.READ, 200, x -> a -> a.call("GET", "timeline-event/" + x.event, null));
         perCollection(rows, "PUT /api/timeline-event/:id", Need.WRITE, 200,
-                x -> a -> a.call("PUT", "timeline-event/" + x.event, Map.of("description", "changed")));
+                x -> a -> a.call("PUT", "timeline-event/" + x.event, Map.of("description", "changed")),
+                x -> state("timeline-event/" + x.event));
         // bookmarks: reading is enough to bookmark
         perCollection(rows, "POST /api/bookmark/card/:id", Need.READ, 200, x -> a -> a.call("POST", "bookmark/card/" + x.nativeCard, null));
         perCollection(rows, "POST /api/bookmark/dashboard/:id", Need.READ, 200,
@@ -283,12 +321,17 @@ class ContentPermissionMatrixIT {
         perCollection(rows, "GET /api/revision (dashboard)", Need.READ, 200,
                 x -> a -> a.call("GET", "revision?entity=dashboard&id=" + x.dashboard, null));
         perCollection(rows, "POST /api/revision/revert (card)", Need.WRITE, 200,
-                x -> a -> a.call("POST", "revision/revert", Map.of("entity", "card", "id", x.nativeCard, "revision_id", x.cardRevision)));
+                x -> a -> a.call("POST", "revision/revert", Map.of("entity", "card", "id", x.nativeCard, "revision_id", x.cardRevision)),
+                x -> state("card/" + x.nativeCard));
+        // f=using_model read-checks the model (Metabase: api/read-check :model/Card model-id)
+        perCollection(rows, "GET /api/card?f=using_model", Need.READ, 200,
+                x -> a -> a.call("GET", "card?f=using_model&model_id=" + x.model, null));
         // snippets in a folder without rights, and at Root (All Users write)
         rows.add(new Row("GET /api/native-query-snippet/:id [locked folder]",
                 a -> a.call("GET", "native-query-snippet/" + lockedSnippet, null), statuses(200, 403)));
         rows.add(new Row("PUT /api/native-query-snippet/:id [locked folder]",
-                a -> a.call("PUT", "native-query-snippet/" + lockedSnippet, Map.of("description", "changed")), statuses(200, 403)));
+                a -> a.call("PUT", "native-query-snippet/" + lockedSnippet, Map.of("description", "changed")), statuses(200, 403),
+                state("native-query-snippet/" + lockedSnippet)));
         rows.add(new Row("GET /api/native-query-snippet/:id [root]",
                 a -> a.call("GET", "native-query-snippet/" + rootSnippet, null), statuses(200, 200)));
         rows.add(new Row("PUT /api/native-query-snippet/:id [root]",
@@ -331,8 +374,8 @@ class ContentPermissionMatrixIT {
         }
     }
 
-    /** Search hits of one model, as ids. */
-    private static Function<Api.Res, Set<Long>> searchIds(String model) {
+    /** Items of one model (search hits, collection items), as ids. */
+    private static Function<Api.Res, Set<Long>> modelIds(String model) {
         return res -> {
             Set<Long> ids = new HashSet<>();
             for (JsonNode hit : res.json().get("data")) {
@@ -375,7 +418,7 @@ class ContentPermissionMatrixIT {
         rows.add(new ListRow("GET /api/collection", get.apply("collection"), ContentPermissionMatrixIT::dataIds, x -> x.collection, readable()));
         rows.add(new ListRow("GET /api/collection/tree", get.apply("collection/tree"), ContentPermissionMatrixIT::treeIds,
                 x -> x.collection, readable()));
-        rows.add(new ListRow("GET /api/collection/root/items", get.apply("collection/root/items"), ContentPermissionMatrixIT::dataIds,
+        rows.add(new ListRow("GET /api/collection/root/items", get.apply("collection/root/items"), modelIds("collection"),
                 x -> x.collection, readable()));
         rows.add(new ListRow("GET /api/card", get.apply("card"), ContentPermissionMatrixIT::dataIds, x -> x.nativeCard, readable()));
         rows.add(new ListRow("GET /api/card?f=all (models)", get.apply("card?f=all"), ContentPermissionMatrixIT::dataIds, x -> x.model, readable()));
@@ -388,11 +431,9 @@ class ContentPermissionMatrixIT {
                 x -> x.model, readable()));
         rows.add(new ListRow("GET /api/card?f=archived", get.apply("card?f=archived"), ContentPermissionMatrixIT::dataIds,
                 x -> x.archiveCard, readable()));
-        for (Coll c : List.of(Coll.A, Coll.N)) {
-            rows.add(new ListRow("GET /api/card?f=using_model [model in " + c + "]",
-                    a -> a.call("GET", "card?f=using_model&model_id=" + content.get(c).model, null),
-                    ContentPermissionMatrixIT::dataIds, x -> x.nativeCard, noneForUser()));
-        }
+        rows.add(new ListRow("GET /api/card?f=using_model [model in A]",
+                get.apply("card?f=using_model&model_id=" + content.get(Coll.A).model),
+                ContentPermissionMatrixIT::dataIds, x -> x.nativeCard, noneForUser()));
         rows.add(new ListRow("GET /api/card/:id/series [A]", get.apply("card/" + content.get(Coll.A).nativeCard + "/series"),
                 ContentPermissionMatrixIT::dataIds, x -> x.nativeCard, seriesShown()));
         rows.add(new ListRow("GET /api/dashboard", get.apply("dashboard"), ContentPermissionMatrixIT::dataIds, x -> x.dashboard, readable()));
@@ -407,10 +448,10 @@ class ContentPermissionMatrixIT {
             return ids;
         }, x -> x.nativeCard, readable()));
         String q = "search?q=" + TOKEN;
-        rows.add(new ListRow("GET /api/search (card)", get.apply(q), searchIds("card"), x -> x.nativeCard, readable()));
-        rows.add(new ListRow("GET /api/search (dataset)", get.apply(q), searchIds("dataset"), x -> x.model, readable()));
-        rows.add(new ListRow("GET /api/search (dashboard)", get.apply(q), searchIds("dashboard"), x -> x.dashboard, readable()));
-        rows.add(new ListRow("GET /api/search (collection)", get.apply(q), searchIds("collection"), x -> x.collection,
+        rows.add(new ListRow("GET /api/search (card)", get.apply(q), modelIds("card"), x -> x.nativeCard, readable()));
+        rows.add(new ListRow("GET /api/search (dataset)", get.apply(q), modelIds("dataset"), x -> x.model, readable()));
+        rows.add(new ListRow("GET /api/search (dashboard)", get.apply(q), modelIds("dashboard"), x -> x.dashboard, readable()));
+        rows.add(new ListRow("GET /api/search (collection)", get.apply(q), modelIds("collection"), x -> x.collection,
                 readableExceptPersonal()));
         rows.add(new ListRow("GET /api/database/-1337/schemas", get.apply("database/-1337/schemas"), res -> {
             Set<Long> ids = new HashSet<>();
@@ -460,10 +501,15 @@ class ContentPermissionMatrixIT {
         for (Row row : rows()) {
             for (Role role : Role.values()) {
                 cells++;
-                Api.Res res = row.call().apply(caller(role));
                 int expected = row.statuses().get(role);
+                boolean refused = expected >= 400 && row.probe() != null;
+                String before = refused ? row.probe().get() : null;
+                Api.Res res = row.call().apply(caller(role));
                 if (res.status() != expected) {
                     wrong.add(row.name() + " as " + role + ": expected " + expected + ", got " + res.status() + " " + shortBody(res));
+                }
+                if (refused && !before.equals(row.probe().get())) {
+                    wrong.add(row.name() + " as " + role + ": refused but CHANGED " + before + " -> " + row.probe().get());
                 }
             }
         }
