@@ -543,6 +543,20 @@ class ContentPermissionMatrixIT {
     }
 
     @Test
+    void snippetListsShowOnlyReadableFolders() {
+        Set<Long> mine = idsOf(user.get(200, "native-query-snippet").json());
+        assertTrue(mine.contains(rootSnippet), mine.toString());
+        assertTrue(!mine.contains(lockedSnippet), "snippet of a folder without rights LEAKED: " + mine);
+        Set<Long> all = idsOf(admin.get(200, "native-query-snippet").json());
+        assertTrue(all.contains(rootSnippet) && all.contains(lockedSnippet), all.toString());
+        anonymous.get(401, "native-query-snippet");
+        // nor does the folder show among the snippet collections' items
+        Set<Long> folders = modelIds("collection").apply(user.get(200, "collection/root/items", "namespace", "snippets"));
+        assertTrue(!folders.contains(snippetFolder), folders.toString());
+        assertTrue(modelIds("collection").apply(admin.get(200, "collection/root/items", "namespace", "snippets")).contains(snippetFolder));
+    }
+
+    @Test
     void lockedCollectionRefusesItemsAndNewCardsWriteNothing() {
         Content n = content.get(Coll.N);
         assertEquals("You don't have permissions to do that.", user.get(403, "collection/" + n.collection + "/items").body());
