@@ -55,6 +55,10 @@ public final class CardResource {
     private final Caller caller;
     private final Clock clock;
 
+    /** Data permissions, for the tables' metadata of query_metadata (field-injected to keep the constructor stable). */
+    @Inject
+    private io.quarry.permission.DataPermissions dataPermissions;
+
     @Inject
     public CardResource(CardService cards, DatabaseService databases, io.quarry.warehouse.MetadataService metadata, Db db,
                         QueryProcessor processor, QueryCache cache, Caller caller, Clock clock) {
@@ -216,7 +220,7 @@ public final class CardResource {
     @Access(Access.Level.USER)
     public Map<String, Object> queryMetadata(@PathParam("id") PosInt id) {
         Card card = cards.requireReadable(id.value(), caller);
-        return new io.quarry.qp.QueryMetadataResource(databases, metadata, caller).queryMetadata(CardService.parse(card.datasetQuery));
+        return new io.quarry.qp.QueryMetadataResource(databases, metadata, caller, dataPermissions).queryMetadata(CardService.parse(card.datasetQuery));
     }
 
     /**

@@ -52,6 +52,13 @@ public final class QueryMetadataResource {
         this.caller = caller;
     }
 
+    /** For callers that build this outside HK2 (GET /api/card/:id/query_metadata): data permissions passed in. */
+    public QueryMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller,
+                                 io.quarry.permission.DataPermissions dataPermissions) {
+        this(databases, metadata, caller);
+        this.dataPermissions = dataPermissions;
+    }
+
     @POST
     @Path("query_metadata")
     @Access(Access.Level.USER)

@@ -28,6 +28,8 @@ class DataPermissionsEnforcementIT {
     private static long db;
     private static long ordersTable;
     private static long nativeCard;
+    private static long dashboard;
+    private static long dashcard;
 
     @BeforeAll
     static void start() throws Exception {
@@ -39,6 +41,10 @@ class DataPermissionsEnforcementIT {
         nativeCard = admin.post(200, "card", Map.of("name", "Native orders", "display", "table", "visualization_settings", Map.of(),
                 "dataset_query", Map.of("database", db, "type", "native", "native", Map.of("query", "SELECT COUNT(*) FROM ORDERS"))))
                 .json().get("id").asLong();
+        // a dashboard (in Root: All Users may read it) showing the native card
+        dashboard = admin.post(200, "dashboard", Map.of("name", "Orders board")).json().get("id").asLong();
+        dashcard = admin.put(200, "dashboard/" + dashboard, Map.of("dashcards", List.of(Map.of("id", -1, "card_id", nativeCard,
+                "row", 0, "col", 0, "size_x", 4, "size_y", 4)))).json().get("dashcards").get(0).get("id").asLong();
         // A group created now gets All Users' defaults (view data, native SQL): its members keep full rights.
         long full = PermissionFixtures.group(admin, "Full");
         long builder = PermissionFixtures.group(admin, "Builder");
@@ -95,6 +101,10 @@ class DataPermissionsEnforcementIT {
                 new Endpoint("POST /api/dataset/native (native)", a -> a.call("POST", "dataset/native", nativeQuery()),
                         new int[] {200, 200, 403, 403, 403, 401}),
                 new Endpoint("POST /api/card/:id/query (native card)", a -> a.call("POST", "card/" + nativeCard + "/query", Map.of()),
+                        new int[] {202, 202, 202, 202, 403, 401}),
+                // a saved card runs with view data alone, from a dashboard too
+                new Endpoint("POST /api/dashboard/:id/dashcard/:dcid/card/:cid/query (native card)",
+                        a -> a.call("POST", "dashboard/" + dashboard + "/dashcard/" + dashcard + "/card/" + nativeCard + "/query", Map.of()),
                         new int[] {202, 202, 202, 202, 403, 401}),
                 new Endpoint("GET /api/database", a -> a.call("GET", "database", null),
                         new int[] {200, 200, 200, 200, 200, 401}),
@@ -170,6 +180,12 @@ class DataPermissionsEnforcementIT {
         assertEquals("missing-required-permissions", failure.get("error_type").asText());
         JsonNode blockedCard = roles.get("blocked").post(403, "card/" + nativeCard + "/query", Map.of()).json();
         assertEquals("missing-required-permissions", blockedCard.get("error_type").asText());
+        JsonNode blockedDashcard = roles.get("blocked").post(403, "dashboard/" + dashboard + "/dashcard/" + dashcard + "/card/"
+                + nativeCard + "/query", Map.of()).json();
+        assertEquals("missing-required-permissions", blockedDashcard.get("error_type").asText());
+        JsonNode viaDashboard = roles.get("builder").post(202, "dashboard/" + dashboard + "/dashcard/" + dashcard + "/card/"
+                + nativeCard + "/query", Map.of()).json();
+        assertEquals(3, viaDashboard.get("data").get("rows").get(0).get(0).asInt());
         // a native query smuggling another card in ({{#id}}) is still native SQL
         Map<String, Object> tagged = Map.of("database", db, "type", "native", "native", Map.of(
                 "query", "SELECT * FROM {{#" + nativeCard + "}} t",
