@@ -16,4 +16,4 @@ done
 mvn -B -q -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
 classpath="target/classes:target/test-classes:$(cat target/bench.classpath)"
 java -Xmx1g -Djava.io.tmpdir="$PWD/target" -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
-  -Dquarry.test.appdb="$appdb" -cp "$classpath" io.quarry.bench.CollectionsBenchmark "$rounds"
+  -Dquarry.test.appdb="$appdb" ${BENCH_JAVA_OPTS:-} -cp "$classpath" io.quarry.bench.CollectionsBenchmark "$rounds"

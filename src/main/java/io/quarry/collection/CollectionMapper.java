@@ -10,12 +10,12 @@ public interface CollectionMapper {
     record Owner(Long id, String firstName, String lastName, String email) {
     }
 
-    /** A (collection, item type) pair: which kinds of content live directly in a collection. */
-    record TypeRow(Long collectionId, String type) {
-    }
-
     /** A row of the permission graph. */
     record PermRow(Long groupId, Long collectionId, String perm) {
+    }
+
+    /** The card types in one collection as a bit mask: 1 question, 2 model, 4 metric. */
+    record KindsRow(Long collectionId, int kinds) {
     }
 
     /** The parts of a collection the tree and the rights need. */
@@ -74,8 +74,10 @@ public interface CollectionMapper {
 
     // --- content types per collection ----------------------------------------------------------------------------
 
+    /** Collections of a namespace holding unarchived cards, with their types; {@code ids} null = every collection. */
+    List<KindsRow> cardKinds(@Param("namespace") String namespace, @Param("ids") List<Long> ids);
+
     /** {@code ids} null = every collection. */
-    List<TypeRow> cardTypes(@Param("ids") List<Long> ids);
 
     List<Long> dashboardCollections(@Param("ids") List<Long> ids);
 

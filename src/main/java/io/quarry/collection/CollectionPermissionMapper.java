@@ -17,6 +17,6 @@ public interface CollectionPermissionMapper {
     /** Every personal collection (one per user). */
     List<Placed> personalCollections();
 
-    /** Every collection below the top level (with a location other than "/"). */
+    /** The collections below personal collections (their top ancestor is one); the caller still checks the owner. */
     List<Placed> nestedCollections();
 }

@@ -62,7 +62,9 @@ public final class CollectionTree {
                 }
                 return out;
             }
-            ContentTypes types = ContentTypes.load(m, ns, null, kept::containsKey);
+            // every collection of the namespace is in rows unless archived ones were left out: reuse them then
+            ContentTypes types = excludeArchived ? ContentTypes.load(m, ns, null, kept::containsKey)
+                    : ContentTypes.fromRows(m, ns, rows, kept::containsKey);
             return build(null, children, types, rights);
         });
     }
