@@ -24,9 +24,10 @@ public final class CardParamsResource {
     private final Caller caller;
 
     @Inject
-    public CardParamsResource(CardService cards, Db db, QueryProcessor processor, FieldValuesService fieldValues, Caller caller) {
+    public CardParamsResource(CardService cards, Db db, QueryProcessor processor, FieldValuesService fieldValues,
+                              io.quarry.permission.DataPermissions permissions, Caller caller) {
         this.cards = cards;
-        this.values = new CardParamValues(db, processor, fieldValues);
+        this.values = new CardParamValues(new io.quarry.parameters.ParameterValues(db, processor, fieldValues, permissions));
         this.caller = caller;
     }
 

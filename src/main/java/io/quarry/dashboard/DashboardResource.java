@@ -2,7 +2,11 @@ package io.quarry.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.card.CardService;
 import io.quarry.qp.ApiResultWriter;
+import io.quarry.qp.KeepAliveQuery;
+import io.quarry.qp.PivotQueries;
+import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
@@ -32,6 +36,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
@@ -45,13 +50,18 @@ import java.util.Set;
 public final class DashboardResource {
     private final DashboardService dashboards;
     private final QueryProcessor processor;
+    private final CardService cards;
+    private final QueryCache cache;
     private final Caller caller;
     private final Clock clock;
 
     @Inject
-    public DashboardResource(DashboardService dashboards, QueryProcessor processor, Caller caller, Clock clock) {
+    public DashboardResource(DashboardService dashboards, QueryProcessor processor, CardService cards, QueryCache cache,
+                             Caller caller, Clock clock) {
         this.dashboards = dashboards;
         this.processor = processor;
+        this.cards = cards;
+        this.cache = cache;
         this.caller = caller;
         this.clock = clock;
     }
@@ -137,7 +147,11 @@ public final class DashboardResource {
         return Response.noContent().build();
     }
 
-    /** Runs a dashcard's card with the dashboard's parameter values: 202 and Metabase's result, streamed. */
+    /**
+     * Runs a dashcard's card with the dashboard's parameter values: 202 and Metabase's result, streamed. As
+     * {@code POST /api/card/:id/query}: a card with a {@code cache_ttl} answers from the result cache while its result
+     * is younger than that many hours (unless {@code ignore_cache}), and the card's view count and last use are bumped.
+     */
     @POST
     @Path("{id}/dashcard/{dashcard-id}/card/{card-id}/query")
     @Access(Access.Level.USER)
@@ -145,27 +159,123 @@ public final class DashboardResource {
                           @PathParam("card-id") PosInt cardId, JsonNode json) {
         Body body = Body.of(json);
         body.optNonBlank("dashboard_load_id");
-        body.optBool("ignore_cache");
+        Boolean ignoreCache = body.optBool("ignore_cache");
         JsonNode parameters = parameters(body, body.get("parameters"));
         body.throwIfInvalid();
         DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
+        CardRow card = run.card();
         ObjectNode request = run.request();
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         QueryProcessor.Prepared prepared;
-        QueryExecutor.Cursor cursor;
         try {
             prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
-            cursor = processor.open(prepared);
         } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, run.card().databaseId);
+            return QueryResponses.failure(failure, request, card.databaseId);
+        }
+        cards.touch(card.id);
+        // ignore_cache skips reading the cache, not refreshing it: a fresh result is stored for the next caller.
+        boolean cached = card.cacheTtl != null;
+        String key = cached ? QueryCache.key(prepared.database().id, prepared.compiled(), prepared.rowLimit()) : null;
+        if (cached && !Boolean.TRUE.equals(ignoreCache)) {
+            QueryCache.Hit hit = cache.find(key, Duration.ofHours(card.cacheTtl));
+            if (hit != null) {
+                return replay(hit, new ApiResultWriter.Envelope(prepared.database().id, "dashboard", startedAt, request,
+                        prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString(),
+                        Map.of("cached", hit.cachedAt().toString())));
+            }
         }
         ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "dashboard", startedAt, request,
                 prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
+        return KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, card.databaseId),
+                failure -> QueryResponses.failureBody(failure, request, card.databaseId), (cursor, out) -> {
+                    ResultWriter writer = new ApiResultWriter(out, envelope);
+                    cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
+                });
+    }
+
+    /**
+     * Metabase's {@code POST /api/dashboard/pivot/:dashboard-id/dashcard/:dashcard-id/card/:card-id/query}: the dashcard
+     * query (dashboard parameters mapped as for the plain dashcard query) run as a pivot table, as
+     * {@code POST /api/card/pivot/:card-id/query}; result cache and view count as the plain dashcard query.
+     */
+    @POST
+    @Path("pivot/{id}/dashcard/{dashcard-id}/card/{card-id}/query")
+    @Access(Access.Level.USER)
+    public Response pivot(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
+                          @PathParam("card-id") PosInt cardId, JsonNode json) {
+        Body body = Body.of(json);
+        body.optNonBlank("dashboard_load_id");
+        Boolean ignoreCache = body.optBool("ignore_cache");
+        JsonNode parameters = parameters(body, body.get("parameters"));
+        body.throwIfInvalid();
+        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
+        CardRow card = run.card();
+        ObjectNode request = run.request();
+        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        PivotQueries pivots = new PivotQueries(processor);
+        PivotQueries.Plan plan;
+        try {
+            plan = pivots.plan(processor.prepare(request, caller, QueryProcessor.Purpose.API, true));
+        } catch (QueryFailure failure) {
+            return QueryResponses.failure(failure, request, card.databaseId);
+        }
+        cards.touch(card.id);
+        boolean cached = card.cacheTtl != null;
+        String key = cached ? pivotKey(plan) : null;
+        Object jsonQuery = withMiddleware(request);
+        String sql = plan.subsets().isEmpty() ? "" : plan.subsets().get(0).prepared().compiled().sql();
+        if (cached && !Boolean.TRUE.equals(ignoreCache)) {
+            QueryCache.Hit hit = cache.find(key, Duration.ofHours(card.cacheTtl));
+            if (hit != null) {
+                return replay(hit, new ApiResultWriter.Envelope(plan.database().id, "dashboard", startedAt, jsonQuery, sql, List.of(),
+                        plan.query().jsIntToString(), Map.of("cached", hit.cachedAt().toString())));
+            }
+        }
+        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(plan.database().id, "dashboard", startedAt, jsonQuery, sql,
+                List.of(), plan.query().jsIntToString());
         StreamingOutput stream = out -> {
             ResultWriter writer = new ApiResultWriter(out, envelope);
-            cursor.stream(writer);
+            pivots.stream(plan, cached ? cache.new Recording(writer, key, plan.query().jsIntToString()) : writer);
         };
         return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(stream).build();
+    }
+
+    /** The cache key of a pivot query: every subset query, so it never collides with a plain query's key. */
+    private static String pivotKey(PivotQueries.Plan plan) {
+        StringBuilder sql = new StringBuilder("pivot");
+        List<Object> params = new java.util.ArrayList<>();
+        long rowLimit = 0;
+        for (PivotQueries.Subset subset : plan.subsets()) {
+            QueryProcessor.Prepared p = subset.prepared();
+            sql.append('\n').append(subset.grouping()).append(':')
+                    .append(QueryCache.key(p.database().id, p.compiled(), p.rowLimit()));
+            rowLimit = p.rowLimit();
+        }
+        return QueryCache.key(plan.database().id, new io.quarry.qp.CompiledQuery(sql.toString(), params, List.of()), rowLimit);
+    }
+
+    /** The request as Metabase echoes a pivot query in {@code json_query}, with the middleware it applied. */
+    private static Object withMiddleware(ObjectNode request) {
+        ObjectNode copy = request.deepCopy();
+        ObjectNode middleware = copy.with("middleware");
+        if (!middleware.has("js-int-to-string?")) {
+            middleware.put("js-int-to-string?", true);
+        }
+        middleware.put("add-default-userland-constraints?", true);
+        return copy;
+    }
+
+    /** A cached result, streamed as a fresh one (202), its envelope saying when it was computed. */
+    private static Response replay(QueryCache.Hit hit, ApiResultWriter.Envelope envelope) {
+        StreamingOutput replay = out -> {
+            ResultWriter writer = new ApiResultWriter(out, envelope);
+            writer.begin(hit.columns());
+            for (Object[] row : hit.rows()) {
+                writer.row(row);
+            }
+            writer.end(new ResultWriter.Summary(hit.rows().size(), hit.truncated(), hit.rowLimit(), 0));
+        };
+        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(replay).build();
     }
 
     @POST
@@ -216,6 +326,7 @@ public final class DashboardResource {
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, format.isFile() ? null : run.request(), run.card().databaseId);
         }
+        cards.touch(run.card().id);
         String slug = run.card().name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
         return Exports.respond(format, export.options(), prepared, cursor, run.request(), startedAt,
                 slug.isEmpty() ? "query_result" : slug);

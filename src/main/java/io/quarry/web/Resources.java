@@ -73,7 +73,8 @@ public final class Resources {
             io.quarry.card.CardUploadResource.Upload.class,
             io.quarry.segment.SegmentResource.class,
             io.quarry.snippet.SnippetResource.class,
-            io.quarry.collection.CollectionResource.class);
+            io.quarry.collection.CollectionResource.class,
+            io.quarry.dashboard.DashboardParamsResource.class);
 
     private Resources() {
     }

@@ -1,0 +1,51 @@
+package io.quarry.dashboard;
+
+import io.quarry.appdb.Db;
+import io.quarry.collection.CollectionAccess;
+import io.quarry.parameters.ParameterValues;
+import io.quarry.permission.DataPermissions;
+import io.quarry.qp.QueryProcessor;
+import io.quarry.sync.FieldValuesService;
+import io.quarry.web.param.NonBlank;
+import io.quarry.web.param.PosInt;
+import io.quarry.web.security.Access;
+import io.quarry.web.security.Caller;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+
+/**
+ * {@code GET /api/dashboard/:id/params/:key/values} and {@code .../search/:query}: possible values of a dashboard
+ * filter (see {@link DashboardParamValues}). Other filters' values sent as query parameters are ignored.
+ */
+@Path("dashboard/{id}/params/{key}")
+@Produces(MediaType.APPLICATION_JSON)
+public final class DashboardParamsResource {
+    private final DashboardParamValues values;
+    private final Caller caller;
+
+    @Inject
+    public DashboardParamsResource(Db db, CollectionAccess access, QueryProcessor processor, FieldValuesService fieldValues,
+                                   DataPermissions permissions, Caller caller) {
+        this.values = new DashboardParamValues(db, access, new ParameterValues(db, processor, fieldValues, permissions));
+        this.caller = caller;
+    }
+
+    @GET
+    @Path("values")
+    @Access(Access.Level.USER)
+    public Map<String, Object> values(@PathParam("id") PosInt id, @PathParam("key") NonBlank key) {
+        return values.values(caller, id.value(), key.value(), null);
+    }
+
+    @GET
+    @Path("search/{query}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> search(@PathParam("id") PosInt id, @PathParam("key") NonBlank key, @PathParam("query") NonBlank query) {
+        return values.values(caller, id.value(), key.value(), query.value());
+    }
+}
