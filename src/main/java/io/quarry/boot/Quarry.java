@@ -239,6 +239,7 @@ public final class Quarry implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        queryProcessor.close();
         databasePools.close();
         connectionTester.close();
         drivers.release();

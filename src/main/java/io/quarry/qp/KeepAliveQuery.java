@@ -13,11 +13,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -39,20 +36,6 @@ public final class KeepAliveQuery {
     /** More than Jersey's response buffer ({@code jersey.config.contentLength.buffer}, 8 KB by default). */
     private static final int COMMIT_BYTES = org.glassfish.jersey.message.internal.CommittingOutputStream.DEFAULT_BUFFER_SIZE + 1;
 
-    /** Worker threads for executing statements; idle ones end after a minute. */
-    private static final ExecutorService WORKERS;
-
-    static {
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-                new java.util.concurrent.SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "quarry-query-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        WORKERS = pool;
-    }
-
     /** Writes the result of an executed query to the response body. */
     public interface Body {
         void write(QueryExecutor.Cursor cursor, OutputStream out) throws IOException;
@@ -68,7 +51,7 @@ public final class KeepAliveQuery {
             if (abandoned) {
                 throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "The client went away.");
             }
-        }), WORKERS);
+        }), processor.workers());
     }
 
     /**

@@ -23,6 +23,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The query pipeline every caller goes through, as explicit stages: normalise the request → resolve references
@@ -45,6 +50,8 @@ public final class QueryProcessor {
     private final int timeoutSeconds;
     private final MbqlQueries mbql;
 
+    private final ExecutorService workers;
+
     public QueryProcessor(DatabaseService databases, QueryExecutor executor, Db db, Settings settings, Clock clock, int timeoutSeconds) {
         this.databases = databases;
         this.executor = executor;
@@ -53,6 +60,25 @@ public final class QueryProcessor {
         this.clock = clock;
         this.timeoutSeconds = timeoutSeconds;
         this.mbql = new MbqlQueries(db, databases, settings, clock);
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "quarry-query-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Threads that execute statements while the request thread keeps the client's connection alive (see
+     * {@link KeepAliveQuery}); idle ones end after a minute, all of them when Quarry stops.
+     */
+    public ExecutorService workers() {
+        return workers;
+    }
+
+    /** Stops the statement threads (undeploying must not leave threads of the webapp behind). */
+    public void close() {
+        workers.shutdownNow();
     }
 
     /** The structured-query compiler (modules owning cards, segments and metrics plug their references in here). */

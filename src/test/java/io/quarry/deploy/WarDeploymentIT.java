@@ -33,6 +33,10 @@ class WarDeploymentIT {
             Fixtures.setUp(api);
             String session = Fixtures.login(api, Fixtures.ADMIN_EMAIL, Fixtures.ADMIN_PASSWORD);
             assertTrue(api.as(session).get(200, "session/properties").json().get("has-user-setup").asBoolean());
+            // a query runs its statement on a worker thread of the webapp, which must end with it
+            long sample = api.as(session).post(200, "database/sample_database", Map.of()).json().get("id").asLong();
+            assertEquals(1, api.as(session).post(202, "dataset", Map.of("database", sample, "type", "native",
+                    "native", Map.of("query", "SELECT 1"))).json().get("row_count").asInt());
 
             ClassLoader first = server.webapp().getClassLoader();
             assertNotSame(getClass().getClassLoader(), first, "the WAR runs on its own class loader");

@@ -60,8 +60,8 @@ class SearchIT {
         salesSub = insert("INSERT INTO collection (name, slug, location, created_at) VALUES ('Sales sub', 'sales_sub', ?, ?)",
                 "/" + sales + "/", T0);
         hidden = insert("INSERT INTO collection (name, slug, location, created_at) VALUES ('Hidden orders', 'hidden', '/', ?)", T0);
-        long personal = insert("INSERT INTO collection (name, slug, location, personal_owner_id, created_at) "
-                + "VALUES ('Crowberto Corv''s Personal Collection', 'personal', '/', ?, ?)", adminId, T0);
+        // the admin's personal collection (made for every user as it is first needed)
+        long personal = admin.get(200, "user/current").json().get("personal_collection_id").asLong();
         insert("INSERT INTO collection_permission (group_id, collection_id, perm) VALUES (1, ?, 'read')", sales);
         insert("INSERT INTO collection_permission (group_id, collection_id, perm) VALUES (1, ?, 'write')", salesSub);
 
