@@ -623,8 +623,8 @@ public final class CardService implements Revertible {
             v.put("creator", userView(users.get(c.creatorId)));
             v.put("collection", c.collectionId == null ? rootCollection() : collectionView(collections.get(c.collectionId)));
             v.put("can_write", visible.canWrite(c.collectionId));
-            v.put("can_restore", c.archived && visible.canWrite(c.collectionId));
-            v.put("can_delete", visible.canWrite(c.collectionId));
+            v.put("can_restore", c.archived && c.archivedDirectly && visible.canWrite(c.collectionId));
+            v.put("can_delete", c.archived && visible.canWrite(c.collectionId));
             LastEdit edit = edits.get(c.id);
             if (edit != null && users.get(edit.userId) != null) {
                 Map<String, Object> info = new LinkedHashMap<>();

@@ -43,12 +43,14 @@ public final class CollectionItems {
         CollectionService.Rights rights;
         boolean archived = request.archived();
         Set<String> wanted = request.models();
+        boolean inTrash = false;
         if (collectionId != null) {
             collection = collections.require(collectionId);
             ns = collection.namespace;
             rights = collections.rights(caller, ns);
-            Checks.permitted(rights.canRead(collectionId));
-            archived |= collection.archived;
+            Checks.permitted(rights.canRead(collection));
+            inTrash = Trash.isTrash(collection);
+            archived |= collection.archived || inTrash;
         } else {
             ns = CollectionService.normalizeNamespace(namespaceParam);
             rights = collections.rights(caller, ns);
@@ -89,13 +91,23 @@ public final class CollectionItems {
         q.orderBy = orderBy(request.sortColumn(), request.sortDirection());
         q.limit = paging.limit();
         q.offset = paging.offset();
+        if (inTrash) {
+            // Metabase shows in the Trash what the caller could restore: things from collections they may write
+            q.trash = true;
+            q.allCollections = rights.visible().all();
+            q.writableIds = new ArrayList<>(rights.visible().writable());
+            q.rootWritable = rights.rootWrite();
+        }
+        final boolean trash = inTrash;
         final boolean archivedItems = archived;
         final CollectionRow parent = collection;
         return db.tx(session -> {
             CollectionMapper m = session.getMapper(CollectionMapper.class);
             Map<Long, CollectionRow> children = new HashMap<>();
             if (valid.contains("collection")) {
-                for (CollectionRow c : effectiveChildren(m, caller, ns, childLocation, archivedItems, rights)) {
+                List<CollectionRow> found = trash ? trashedCollections(m, rights)
+                        : effectiveChildren(m, caller, ns, childLocation, archivedItems, rights);
+                for (CollectionRow c : found) {
                     children.put(c.id, c);
                 }
                 q.childIds = new ArrayList<>(children.keySet());
@@ -108,13 +120,15 @@ public final class CollectionItems {
                 total = q.anything() && paging.paged() && paging.offset() > 0 ? m.countItems(q) : 0;
             }
             ContentTypes types = null;
+            Map<Long, CollectionRow> origins = trash ? origins(m, rows) : Map.of();
             List<Map<String, Object>> data = new ArrayList<>();
             if (!(paging.paged() && paging.limit() == 0)) {
                 for (ItemRow row : rows) {
                     if ("collection".equals(row.model) && types == null) {
-                        types = ContentTypes.load(m, ns, "/".equals(childLocation) ? null : childLocation, rights::canRead);
+                        types = ContentTypes.load(m, ns, trash || "/".equals(childLocation) ? null : childLocation,
+                                rights::canRead);
                     }
-                    data.add(view(row, parent, children, rights, types));
+                    data.add(view(row, parent, children, rights, types, trash, origins));
                 }
             }
             out.put("total", total);
@@ -134,6 +148,34 @@ public final class CollectionItems {
             case "snippet" -> GraphCollectionAccess.SNIPPETS.equals(namespace);
             default -> namespace == null;
         };
+    }
+
+    /** Collections archived directly that the caller may write (all for superusers): the Trash's collections. */
+    private static List<CollectionRow> trashedCollections(CollectionMapper m, CollectionService.Rights rights) {
+        List<CollectionRow> out = new ArrayList<>();
+        for (CollectionRow c : m.archivedDirectlyCollections()) {
+            if (rights.canWrite(c.id)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** The collections the Trash's cards and dashboards were archived from. */
+    private static Map<Long, CollectionRow> origins(CollectionMapper m, List<ItemRow> rows) {
+        Set<Long> ids = new HashSet<>();
+        for (ItemRow r : rows) {
+            if (r.originCollectionId != null) {
+                ids.add(r.originCollectionId);
+            }
+        }
+        Map<Long, CollectionRow> out = new HashMap<>();
+        if (!ids.isEmpty()) {
+            for (CollectionRow c : m.collectionsByIds(new ArrayList<>(ids))) {
+                out.put(c.id, c);
+            }
+        }
+        return out;
     }
 
     /** The readable collections whose nearest readable ancestor is the one at {@code childLocation} (Root: "/"). */
@@ -179,9 +221,16 @@ public final class CollectionItems {
     }
 
     private Map<String, Object> view(ItemRow r, CollectionRow parent, Map<Long, CollectionRow> children,
-                                     CollectionService.Rights rights, ContentTypes types) {
+                                     CollectionService.Rights rights, ContentTypes types, boolean trash,
+                                     Map<Long, CollectionRow> origins) {
         Long parentId = parent == null ? null : parent.id;
-        boolean canWriteHere = rights.canWrite(parentId);
+        // rights on a card or dashboard are those of the collection it really sits in (for the Trash: its origin)
+        Long home = trash ? r.originCollectionId : parentId;
+        boolean canWriteHere = rights.canWrite(home);
+        boolean archivedItem = Boolean.TRUE.equals(r.archived);
+        // back to where it was: only what was archived directly (in the Trash), into a live collection
+        CollectionRow origin = home == null ? null : trash ? origins.get(home) : parent;
+        boolean canRestore = trash && archivedItem && canWriteHere && (home == null || (origin != null && !origin.archived));
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", r.id);
         v.put("name", r.name);
@@ -200,8 +249,8 @@ public final class CollectionItems {
                 v.put("last_used_at", r.lastUsedAt);
                 v.put("fully_parameterized", true);
                 v.put("can_write", canWriteHere);
-                v.put("can_restore", canWriteHere && Boolean.TRUE.equals(r.archived));
-                v.put("can_delete", canWriteHere && Boolean.TRUE.equals(r.archived));
+                v.put("can_restore", canRestore);
+                v.put("can_delete", canWriteHere && archivedItem);
                 lastEdit(r, v);
             }
             case "dashboard" -> {
@@ -211,15 +260,15 @@ public final class CollectionItems {
                 v.put("moderated_status", null);
                 v.put("last_used_at", r.lastUsedAt);
                 v.put("can_write", canWriteHere);
-                v.put("can_restore", canWriteHere && Boolean.TRUE.equals(r.archived));
-                v.put("can_delete", canWriteHere && Boolean.TRUE.equals(r.archived));
+                v.put("can_restore", canRestore);
+                v.put("can_delete", canWriteHere && archivedItem);
                 lastEdit(r, v);
             }
             case "collection" -> {
                 CollectionRow c = children.get(r.id);
                 if (c != null) {
                     v.put("name", CollectionService.displayName(c));
-                    v.put("effective_location", rights.effectiveLocation(c));
+                    v.put("effective_location", trash ? collections.trash().path() : rights.effectiveLocation(c));
                 }
                 v.put("description", r.description);
                 v.put("location", r.location);
@@ -229,7 +278,7 @@ public final class CollectionItems {
                 }
                 boolean canWrite = rights.canWrite(r.id);
                 v.put("can_write", canWrite);
-                v.put("can_restore", canWrite && c != null && c.archived && Boolean.TRUE.equals(c.archivedDirectly));
+                v.put("can_restore", c != null && collections.canRestore(c, rights));
                 v.put("can_delete", false);
                 if (types != null) {
                     types.annotate(r.id, v);

@@ -39,6 +39,12 @@ public interface CollectionMapper {
     /** id, location, owner and archived flag of every collection of a namespace (cheap: for rights and trees). */
     List<Node> nodes(@Param("namespace") String namespace, @Param("prefix") String prefix);
 
+    /** The Trash collection's id (created by the changelog). */
+    Long trashCollectionId();
+
+    /** Collections of the default namespace archived directly: the ones in the Trash. */
+    List<CollectionRow> archivedDirectlyCollections();
+
     /** Ids of every personal collection (one per user). */
     List<Long> personalCollectionIds();
 

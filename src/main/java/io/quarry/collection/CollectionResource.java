@@ -100,6 +100,13 @@ public final class CollectionResource {
     }
 
     @GET
+    @Path("trash")
+    @Access(Access.Level.USER)
+    public Map<String, Object> trash() {
+        return collections.trashDetail(caller);
+    }
+
+    @GET
     @Path("graph")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> graph(@QueryParam("namespace") NonBlank namespace) {
@@ -123,7 +130,7 @@ public final class CollectionResource {
     public Map<String, Object> get(@PathParam("id") PosInt id) {
         CollectionRow c = collections.require(id.value());
         CollectionService.Rights rights = collections.rights(caller, c.namespace);
-        if (!rights.canRead(c.id)) {
+        if (!rights.canRead(c)) {
             throw ApiException.forbidden();
         }
         return collections.detail(c, rights);

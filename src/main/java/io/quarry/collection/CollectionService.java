@@ -33,17 +33,28 @@ public final class CollectionService {
     private final Db db;
     private final CollectionAccess access;
     private final Clock clock;
+    private final Trash trash;
 
     public CollectionService(Db db, CollectionAccess access, Clock clock) {
         this.db = db;
         this.access = access;
         this.clock = clock;
+        this.trash = new Trash(db);
+    }
+
+    public Trash trash() {
+        return trash;
     }
 
     /** What a caller may read and write in one namespace, Root included. */
     public record Rights(Visible visible, boolean rootRead, boolean rootWrite, Set<Long> personalIds) {
         public boolean canRead(Long id) {
             return id == null ? rootRead : visible.canRead(id);
+        }
+
+        /** Whether the collection may be seen: the Trash always, others by rights. */
+        public boolean canRead(CollectionRow c) {
+            return Trash.isTrash(c) || canRead(c.id);
         }
 
         public boolean canWrite(Long id) {
@@ -170,19 +181,33 @@ public final class CollectionService {
         v.put("location", c.location);
         v.put("namespace", c.namespace);
         v.put("created_at", c.createdAt);
-        boolean canWrite = rights.canWrite(c.id);
+        boolean isTrash = Trash.isTrash(c);
+        boolean canWrite = !isTrash && rights.canWrite(c.id);
         v.put("can_write", canWrite);
-        v.put("is_personal", rights.isPersonal(c));
-        v.put("can_restore", canWrite && c.archived && Boolean.TRUE.equals(c.archivedDirectly));
+        v.put("is_personal", !isTrash && rights.isPersonal(c));
+        v.put("can_restore", canWrite && c.archived && Boolean.TRUE.equals(c.archivedDirectly) && rights.canWrite(c.parentId()));
         v.put("can_delete", false);
         return v;
+    }
+
+    /** can_restore, knowing whether the collection it would go back to is archived itself. */
+    boolean canRestore(CollectionRow c, Rights rights) {
+        if (!c.archived || !Boolean.TRUE.equals(c.archivedDirectly) || !rights.canWrite(c.id) || !rights.canWrite(c.parentId())) {
+            return false;
+        }
+        Long parentId = c.parentId();
+        CollectionRow parent = parentId == null ? null : find(parentId);
+        return parentId == null || (parent != null && !parent.archived);
     }
 
     /** The collection with Metabase's standard details: parent_id, effective_location, effective_ancestors. */
     public Map<String, Object> detail(CollectionRow c, Rights rights) {
         Map<String, Object> v = view(c, rights);
+        v.put("can_restore", canRestore(c, rights));
         v.put("parent_id", c.parentId());
-        v.put("effective_location", rights.effectiveLocation(c));
+        // something archived directly seems to sit in the Trash (as in Metabase)
+        v.put("effective_location", Boolean.TRUE.equals(c.archivedDirectly) && c.archived ? trash.path()
+                : rights.effectiveLocation(c));
         List<Map<String, Object>> ancestors = new ArrayList<>();
         ancestors.add(rootAncestor(c.namespace, rights));
         long[] ids = c.ancestorIds();
@@ -282,7 +307,19 @@ public final class CollectionService {
             }
             out.add(view(c, rights));
         }
+        if (archived && !personalOnly && ns == null) {
+            // Metabase lists the Trash with the archived collections, after them
+            CollectionRow t = find(trash.id());
+            if (t != null) {
+                out.add(view(t, rights));
+            }
+        }
         return out;
+    }
+
+    /** {@code GET /api/collection/trash}: the Trash with the standard details. */
+    public Map<String, Object> trashDetail(Caller caller) {
+        return detail(require(trash.id()), rights(caller, null));
     }
 
     // --- create -------------------------------------------------------------------------------------------------------
@@ -299,6 +336,9 @@ public final class CollectionService {
         CollectionRow parent = null;
         if (parentId != null) {
             parent = require(parentId);
+            if (Trash.isTrash(parent)) {
+                throw ApiException.badRequest(Trash.CANNOT_MODIFY);
+            }
             if (!body.hasValue("namespace")) {
                 ns = parent.namespace;
             } else if (!Objects.equals(ns, parent.namespace)) {
@@ -349,6 +389,9 @@ public final class CollectionService {
         String authority = body.optEnum("authority_level", "official");
         body.throwIfInvalid();
         CollectionRow before = require(id);
+        if (Trash.isTrash(before)) {
+            throw ApiException.badRequest(Trash.CANNOT_MODIFY);
+        }
         Rights rights = rights(caller, before.namespace);
         Checks.permitted(rights.canWrite(id));
         if (body.has("authority_level") && !Objects.equals(authority, before.authorityLevel)) {
@@ -366,6 +409,9 @@ public final class CollectionService {
         if (body.has("parent_id") && !archiving) {
             if (parentId != null) {
                 newParent = require(parentId);
+                if (Trash.isTrash(newParent)) {
+                    throw ApiException.badRequest(Trash.CANNOT_MODIFY);
+                }
                 if (parentId == id || newParent.location.contains("/" + id + "/")) {
                     throw ApiException.badRequest("You cannot move a Collection into itself or into one of its descendants.");
                 }

@@ -60,13 +60,38 @@ public final class CollectionTree {
                     v.put("children", children.containsKey(c.id));
                     out.add(v);
                 }
+                Map<String, Object> t = trashNode(m, ns, excludeArchived, collectionId, rights);
+                if (t != null) {
+                    t.put("children", false);
+                    out.add(t);
+                }
                 return out;
             }
             // every collection of the namespace is in rows unless archived ones were left out: reuse them then
             ContentTypes types = excludeArchived ? ContentTypes.load(m, ns, null, kept::containsKey)
                     : ContentTypes.fromRows(m, ns, rows, kept::containsKey);
-            return build(null, children, types, rights);
+            List<Map<String, Object>> out = build(null, children, types, rights);
+            Map<String, Object> t = trashNode(m, ns, excludeArchived, null, rights);
+            if (t != null) {
+                t.put("effective_location", "/");
+                t.put("children", List.of());
+                out.add(t);
+            }
+            return out;
         });
+    }
+
+    /**
+     * Metabase's tree ends with the Trash (a top-level collection of the default namespace) unless archived things
+     * are left out.
+     */
+    private Map<String, Object> trashNode(CollectionMapper m, String ns, boolean excludeArchived, Long under,
+                                         CollectionService.Rights rights) {
+        if (excludeArchived || ns != null || under != null) {
+            return null;
+        }
+        CollectionRow t = m.findCollection(collections.trash().id());
+        return t == null ? null : collections.view(t, rights);
     }
 
     private List<Map<String, Object>> build(Long parent, Map<Long, List<CollectionRow>> children, ContentTypes types,

@@ -20,13 +20,19 @@ public final class GraphCollectionAccess implements CollectionAccess {
     public static final String SNIPPETS = "snippets";
 
     private final Db db;
+    private final Trash trash;
 
     public GraphCollectionAccess(Db db) {
         this.db = db;
+        this.trash = new Trash(db);
     }
 
     @Override
     public Level level(Caller caller, Long collectionId) {
+        if (trash.is(collectionId)) {
+            // everyone may look into the Trash; nothing is ever put there by hand
+            return caller.authenticated() ? Level.READ : Level.NONE;
+        }
         Visible visible = visible(caller);
         return visible.canWrite(collectionId) ? Level.WRITE : visible.canRead(collectionId) ? Level.READ : Level.NONE;
     }

@@ -21,6 +21,14 @@ public final class ItemQuery {
     public String orderBy;
     public Integer limit;
     public Integer offset;
+    /** Listing the Trash: cards and dashboards archived directly, from anywhere the caller may write. */
+    public boolean trash;
+    /** With {@link #trash}: every original collection counts (superusers). */
+    public boolean allCollections;
+    /** With {@link #trash}: the original collections the caller may write. */
+    public List<Long> writableIds;
+    /** With {@link #trash}: whether things archived from the Root count. */
+    public boolean rootWritable;
 
     public boolean pinnedOnly() {
         return "is_pinned".equals(pinnedState);

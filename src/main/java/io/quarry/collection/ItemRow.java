@@ -18,6 +18,8 @@ public final class ItemRow {
     public Boolean archived;
     public Long databaseId;
     public String icon;
+    /** The collection a card or dashboard really sits in (for the Trash, where it was archived from). */
+    public Long originCollectionId;
     public OffsetDateTime lastUsedAt;
     public Long lastEditUser;
     public String lastEditEmail;
