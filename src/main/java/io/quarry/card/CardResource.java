@@ -2,12 +2,11 @@ package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.qp.ApiResultWriter;
 import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.QueryResponses;
-import io.quarry.qp.ResultWriter;
+import io.quarry.qp.SavedQueryResponse;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -33,9 +32,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Map;
 
@@ -250,30 +247,8 @@ public final class CardResource {
             return QueryResponses.failure(failure, request, card.databaseId);
         }
         cards.touch(card.id);
-        // ignore_cache skips reading the cache, not refreshing it: a fresh result is stored for the next caller.
-        boolean cached = card.cacheTtl != null;
-        String key = cached ? QueryCache.key(prepared.database().id, prepared.compiled(), prepared.rowLimit()) : null;
-        if (cached && !Boolean.TRUE.equals(ignoreCache)) {
-            QueryCache.Hit hit = cache.find(key, Duration.ofHours(card.cacheTtl));
-            if (hit != null) {
-                ApiResultWriter.Envelope envelope = envelope(prepared, request, startedAt, Map.of("cached", hit.cachedAt().toString()));
-                StreamingOutput replay = out -> {
-                    ResultWriter writer = new ApiResultWriter(out, envelope);
-                    writer.begin(hit.columns());
-                    for (Object[] row : hit.rows()) {
-                        writer.row(row);
-                    }
-                    writer.end(new ResultWriter.Summary(hit.rows().size(), hit.truncated(), hit.rowLimit(), 0));
-                };
-                return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(replay).build();
-            }
-        }
-        ApiResultWriter.Envelope envelope = envelope(prepared, request, startedAt, Map.of());
-        return io.quarry.qp.KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, card.databaseId),
-                failure -> QueryResponses.failureBody(failure, request, card.databaseId), (cursor, out) -> {
-                    ResultWriter writer = new ApiResultWriter(out, envelope);
-                    cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
-                });
+        return SavedQueryResponse.respond(processor, cache, prepared, request, card.databaseId, "question", startedAt,
+                card.cacheTtl, Boolean.TRUE.equals(ignoreCache));
     }
 
     /** The card's structured query as a pivot table (subtotals and grand total), as Metabase's pivot endpoint. */
@@ -298,11 +273,5 @@ public final class CardResource {
         }
         cards.touch(card.id);
         return io.quarry.qp.DatasetResource.pivotResponse(processor, plan, request, "question", startedAt);
-    }
-
-    private static ApiResultWriter.Envelope envelope(QueryProcessor.Prepared prepared, JsonNode request, OffsetDateTime startedAt,
-                                                     Map<String, Object> extra) {
-        return new ApiResultWriter.Envelope(prepared.database().id, "question", startedAt, request, prepared.compiled().sql(),
-                prepared.compiled().params(), prepared.query().jsIntToString(), extra);
     }
 }

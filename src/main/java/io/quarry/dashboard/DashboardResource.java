@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.card.CardService;
 import io.quarry.qp.ApiResultWriter;
-import io.quarry.qp.KeepAliveQuery;
 import io.quarry.qp.PivotQueries;
 import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.QueryResponses;
+import io.quarry.qp.SavedQueryResponse;
 import io.quarry.qp.ResultWriter;
 import io.quarry.qp.export.ExportFormat;
 import io.quarry.qp.export.ExportRequest;
@@ -173,24 +173,8 @@ public final class DashboardResource {
             return QueryResponses.failure(failure, request, card.databaseId);
         }
         cards.touch(card.id);
-        // ignore_cache skips reading the cache, not refreshing it: a fresh result is stored for the next caller.
-        boolean cached = card.cacheTtl != null;
-        String key = cached ? QueryCache.key(prepared.database().id, prepared.compiled(), prepared.rowLimit()) : null;
-        if (cached && !Boolean.TRUE.equals(ignoreCache)) {
-            QueryCache.Hit hit = cache.find(key, Duration.ofHours(card.cacheTtl));
-            if (hit != null) {
-                return replay(hit, new ApiResultWriter.Envelope(prepared.database().id, "dashboard", startedAt, request,
-                        prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString(),
-                        Map.of("cached", hit.cachedAt().toString())));
-            }
-        }
-        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "dashboard", startedAt, request,
-                prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
-        return KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, card.databaseId),
-                failure -> QueryResponses.failureBody(failure, request, card.databaseId), (cursor, out) -> {
-                    ResultWriter writer = new ApiResultWriter(out, envelope);
-                    cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
-                });
+        return SavedQueryResponse.respond(processor, cache, prepared, request, card.databaseId, "dashboard", startedAt,
+                card.cacheTtl, Boolean.TRUE.equals(ignoreCache));
     }
 
     /**
