@@ -200,6 +200,7 @@ public final class Quarry implements AutoCloseable {
         queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
+        queryProcessor.useCardAccess(cards::canRead);
         revisions.register("dashboard", dashboards);
         segments = new io.quarry.segment.SegmentService(db, revisions, dataPermissions, clock);
         queryProcessor.useSegments(segments::filterOf);

@@ -169,6 +169,12 @@ public final class CardService implements Revertible {
         return card;
     }
 
+    /** Whether the card exists and the caller may read its collection. */
+    public boolean canRead(Caller caller, long id) {
+        Card card = db.with(CardMapper.class, m -> m.findCard(id));
+        return card != null && access.canRead(caller, card.collectionId);
+    }
+
     /** 404 for a missing card, 403 unless the caller may write its collection. */
     public Card requireWritable(long id, Caller caller) {
         Card card = require(id);

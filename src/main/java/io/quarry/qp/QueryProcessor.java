@@ -104,12 +104,39 @@ public final class QueryProcessor {
         this.snippets = lookup;
     }
 
+    /** Whether a caller may read a saved card (its collection's rights); set by the cards module. */
+    public interface CardAccess {
+        boolean canRead(Caller caller, long cardId);
+    }
+
+    private volatile CardAccess cardAccess = (caller, cardId) -> true;
+    /** The caller of the ad-hoc query being compiled on this thread, whose card references must be readable to them. */
+    private static final ThreadLocal<Caller> AD_HOC_CALLER = new ThreadLocal<>();
+
+    public void useCardAccess(CardAccess access) {
+        this.cardAccess = access;
+    }
+
+    /**
+     * An ad-hoc query may use a saved card ({@code card__N}, {@code {{#N}}}) only when its caller may read that card,
+     * as in Metabase; a saved question runs with its own rights (its source cards are not checked again).
+     */
+    private void requireReadableCard(long cardId) {
+        Caller caller = AD_HOC_CALLER.get();
+        if (caller != null && !cardAccess.canRead(caller, cardId)) {
+            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to view Card " + cardId + ".");
+        }
+    }
+
     public void useCards(java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> lookup) {
         this.cards = lookup;
         mbql.useReferences(new io.quarry.qp.mbql.MbqlReferences() {
             @Override
             public CardQuery card(long cardId) {
                 CardQuery card = lookup.apply(cardId);
+                if (card != null) {
+                    requireReadableCard(cardId);
+                }
                 return card == null ? null : withTagsFilledIn(cardId, card);
             }
 
@@ -176,6 +203,7 @@ public final class QueryProcessor {
         if (card == null) {
             return null;
         }
+        requireReadableCard(cardId);
         if (card.databaseId() != database.id) {
             throw new TemplateException("Card " + cardId + " queries another database.");
         }
@@ -236,7 +264,17 @@ public final class QueryProcessor {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
         }
         checkPermissions(caller, database, query, savedCard);
-        CompiledQuery compiled = compile(query, database);
+        CompiledQuery compiled;
+        if (savedCard || caller.superuser()) {
+            compiled = compile(query, database);
+        } else {
+            AD_HOC_CALLER.set(caller);
+            try {
+                compiled = compile(query, database);
+            } finally {
+                AD_HOC_CALLER.remove();
+            }
+        }
         return new Prepared(query, database, compiled, rowLimit(query, purpose));
     }
 
