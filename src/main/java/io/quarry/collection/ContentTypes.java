@@ -24,6 +24,8 @@ final class ContentTypes {
     private static final int DATASET = 1 << 3;
     private static final int METRIC = 1 << 4;
     private static final int SNIPPET = 1 << 5;
+    /** Listed collections summarised per statement (see {@link #forListed}). */
+    private static final int SUBTREE_BATCH = 10;
     /** The sorted list of kinds of every mask, built once. */
     private static final List<List<String>> LISTS = new ArrayList<>();
 
@@ -100,11 +102,18 @@ final class ContentTypes {
             for (Long id : m.snippetCollections(chunk)) {
                 t.add(id, SNIPPET);
             }
-            List<CollectionMapper.Subtree> subtrees = new ArrayList<>(chunk.size());
-            for (Long id : chunk) {
-                subtrees.add(CollectionMapper.Subtree.of(id, listed.get(id) + id + "/"));
+            List<CollectionMapper.KindsRow> rows = new ArrayList<>();
+            // batches of one fixed size (the last one padded with repeats): the statement text stays the same, so
+            // the database's statement cache spares parsing a new UNION for every page size
+            for (int j = 0; j < chunk.size(); j += SUBTREE_BATCH) {
+                List<CollectionMapper.Subtree> subtrees = new ArrayList<>(SUBTREE_BATCH);
+                for (int k = j; k < j + SUBTREE_BATCH; k++) {
+                    Long id = chunk.get(Math.min(k, chunk.size() - 1));
+                    subtrees.add(CollectionMapper.Subtree.of(id, listed.get(id) + id + "/"));
+                }
+                rows.addAll(m.subtreeKinds(namespace, subtrees));
             }
-            for (CollectionMapper.KindsRow row : m.subtreeKinds(namespace, subtrees)) {
+            for (CollectionMapper.KindsRow row : rows) {
                 int k = row.kinds();
                 int below = ((k & 1) != 0 ? CARD : 0) | ((k & 2) != 0 ? DATASET : 0) | ((k & 4) != 0 ? METRIC : 0)
                         | ((k & 8) != 0 ? DASHBOARD : 0) | ((k & 16) != 0 ? SNIPPET : 0);
