@@ -120,14 +120,21 @@ public final class CollectionItems {
                 total = q.anything() && paging.paged() && paging.offset() > 0 ? m.countItems(q) : 0;
             }
             ContentTypes types = null;
+            Map<Long, String> listed = new LinkedHashMap<>();
+            for (ItemRow row : rows) {
+                if ("collection".equals(row.model)) {
+                    CollectionRow c = children.get(row.id);
+                    listed.put(row.id, c != null ? c.location : row.location);
+                }
+            }
+            if (!listed.isEmpty() && !(paging.paged() && paging.limit() == 0)) {
+                types = ContentTypes.forListed(m, ns, listed, rights.visible().all(),
+                        trash || "/".equals(childLocation) ? null : childLocation, rights::canRead);
+            }
             Map<Long, CollectionRow> origins = trash ? origins(m, rows) : Map.of();
             List<Map<String, Object>> data = new ArrayList<>();
             if (!(paging.paged() && paging.limit() == 0)) {
                 for (ItemRow row : rows) {
-                    if ("collection".equals(row.model) && types == null) {
-                        types = ContentTypes.load(m, ns, trash || "/".equals(childLocation) ? null : childLocation,
-                                rights::canRead);
-                    }
                     data.add(view(row, parent, children, rights, types, trash, origins));
                 }
             }

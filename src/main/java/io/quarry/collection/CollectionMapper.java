@@ -89,6 +89,23 @@ public interface CollectionMapper {
 
     List<Long> snippetCollections(@Param("ids") List<Long> ids);
 
+    /**
+     * One listed collection whose subtree is summarised: its id, its {@code childLocation()}, and the LIKE patterns of
+     * its subtree and of what lies at least two levels below it.
+     */
+    record Subtree(Long id, String childLocation, String pattern, String deepPattern) {
+        static Subtree of(Long id, String childLocation) {
+            return new Subtree(id, childLocation, childLocation + "%", childLocation + "_%");
+        }
+    }
+
+    /**
+     * Per listed collection, a bit mask of what lies anywhere below it: 1 question, 2 model, 4 metric (unarchived
+     * cards), 8 dashboard, 16 snippet, 32 an unarchived collection at least two levels below, 64 an unarchived
+     * child collection. EXISTS over the subtree (location index) stops at the first hit.
+     */
+    List<KindsRow> subtreeKinds(@Param("namespace") String namespace, @Param("subtrees") List<Subtree> subtrees);
+
     // --- items ---------------------------------------------------------------------------------------------------
 
     List<ItemRow> items(ItemQuery query);

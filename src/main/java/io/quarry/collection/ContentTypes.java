@@ -3,6 +3,8 @@ package io.quarry.collection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -22,6 +24,8 @@ final class ContentTypes {
     private static final int DATASET = 1 << 3;
     private static final int METRIC = 1 << 4;
     private static final int SNIPPET = 1 << 5;
+    /** Listed collections summarised per statement (see {@link #forListed}). */
+    private static final int SUBTREE_BATCH = 10;
     /** The sorted list of kinds of every mask, built once. */
     private static final List<List<String>> LISTS = new ArrayList<>();
 
@@ -67,6 +71,99 @@ final class ContentTypes {
             placed.add(new Placed(c.id, c.location, c.archived));
         }
         return load(m, namespace, placed, true, readable);
+    }
+
+    /**
+     * {@code here} and {@code below} of the listed collections only (an items page), without visiting every
+     * collection of their subtrees: {@code here} from the listed ids, {@code below} from one EXISTS per kind and
+     * subtree (stopping at the first hit). Where a child collection shows up depends on the caller's rights: when the
+     * caller reads everything that is SQL too; otherwise the collections of {@code scope} (a location prefix, null =
+     * the whole namespace, holding every listed subtree) are placed by the caller's rights as in {@link #load}.
+     *
+     * @param listed (id, location) of each listed collection
+     */
+    static ContentTypes forListed(CollectionMapper m, String namespace, Map<Long, String> listed, boolean readsAll,
+                                  String scope, Predicate<Long> readable) {
+        ContentTypes t = new ContentTypes();
+        if (listed.isEmpty()) {
+            return t;
+        }
+        List<Long> ids = new ArrayList<>(listed.keySet());
+        for (int i = 0; i < ids.size(); i += 500) {
+            List<Long> chunk = ids.subList(i, Math.min(ids.size(), i + 500));
+            for (CollectionMapper.KindsRow row : m.cardKinds(namespace, chunk)) {
+                int kinds = row.kinds();
+                t.add(row.collectionId(), ((kinds & 1) != 0 ? CARD : 0) | ((kinds & 2) != 0 ? DATASET : 0)
+                        | ((kinds & 4) != 0 ? METRIC : 0));
+            }
+            for (Long id : m.dashboardCollections(chunk)) {
+                t.add(id, DASHBOARD);
+            }
+            for (Long id : m.snippetCollections(chunk)) {
+                t.add(id, SNIPPET);
+            }
+            List<CollectionMapper.KindsRow> rows = new ArrayList<>();
+            // batches of one fixed size (the last one padded with repeats): the statement text stays the same, so
+            // the database's statement cache spares parsing a new UNION for every page size
+            for (int j = 0; j < chunk.size(); j += SUBTREE_BATCH) {
+                List<CollectionMapper.Subtree> subtrees = new ArrayList<>(SUBTREE_BATCH);
+                for (int k = j; k < j + SUBTREE_BATCH; k++) {
+                    Long id = chunk.get(Math.min(k, chunk.size() - 1));
+                    subtrees.add(CollectionMapper.Subtree.of(id, listed.get(id) + id + "/"));
+                }
+                rows.addAll(m.subtreeKinds(namespace, subtrees));
+            }
+            for (CollectionMapper.KindsRow row : rows) {
+                int k = row.kinds();
+                int below = ((k & 1) != 0 ? CARD : 0) | ((k & 2) != 0 ? DATASET : 0) | ((k & 4) != 0 ? METRIC : 0)
+                        | ((k & 8) != 0 ? DASHBOARD : 0) | ((k & 16) != 0 ? SNIPPET : 0);
+                if (readsAll) {
+                    // every collection is readable: a child's nearest readable ancestor is its parent
+                    below |= (k & 32) != 0 ? COLLECTION : 0;
+                    if ((k & 64) != 0) {
+                        t.add(row.collectionId(), COLLECTION);
+                    }
+                }
+                if (below != 0) {
+                    t.below.merge(row.collectionId(), below, (a, b) -> a | b);
+                }
+            }
+        }
+        if (!readsAll) {
+            // a visible, unarchived collection counts under its nearest readable ancestor (here), and below that
+            // ancestor's ancestors
+            Map<Long, String> locations = new HashMap<>();
+            List<Long> counted = new ArrayList<>();
+            for (CollectionMapper.Node n : m.nodes(namespace, scope)) {
+                locations.put(n.id(), n.location());
+                if (n.archived() || !readable.test(n.id())) {
+                    continue;
+                }
+                long[] path = Locations.ids(n.location());
+                for (int i = path.length - 1; i >= 0; i--) {
+                    if (readable.test(path[i])) {
+                        counted.add(path[i]);
+                        break;
+                    }
+                }
+            }
+            Set<Long> holding = new HashSet<>(counted);
+            for (Long id : holding) {
+                if (listed.containsKey(id)) {
+                    t.add(id, COLLECTION);
+                }
+                String location = locations.get(id);
+                if (location == null) {
+                    continue;
+                }
+                for (long ancestor : Locations.ids(location)) {
+                    if (listed.containsKey(ancestor)) {
+                        t.below.merge(ancestor, COLLECTION, (a, b) -> a | b);
+                    }
+                }
+            }
+        }
+        return t;
     }
 
     private static ContentTypes load(CollectionMapper m, String namespace, List<Placed> placed, boolean everything,

@@ -112,4 +112,56 @@ class CollectionTreeIT {
         assertNull(find(admin.get(200, "collection/tree", "exclude-other-user-collections", "true").json(), personal));
         assertFalse(fay.api().get(200, "collection/tree", "namespace", "snippets").json().toString().contains("Visible child"));
     }
+
+    /** Each listed child collection of an items page carries the same here/below as its node in the tree. */
+    @Test
+    void itemsAgreeWithTheTreeOnHereAndBelow() {
+        long p = collection(admin, "Agree P", null);
+        long q = collection(admin, "Agree Q", p);
+        long r = collection(admin, "Agree R", q);
+        long s = collection(admin, "Agree S", r);
+        long t = collection(admin, "Agree T", p);
+        long u = collection(admin, "Agree U", t);
+        long e = collection(admin, "Agree E", null);
+        CollectionSupport.card(server, dbId, "q1", r, "question", null);
+        CollectionSupport.card(server, dbId, "m1", s, "model", null);
+        CollectionSupport.card(server, dbId, "x1", u, "metric", null);
+        CollectionSupport.dashboard(server, "d1", t);
+        CollectionSupport.dashboard(server, "d2", q);
+        admin.put(200, "collection/" + s, CollectionSupport.map("archived", true));
+        CollectionSupport.grantAllUsers(admin, q, "none");
+        CollectionSupport.grantAllUsers(admin, u, "none");
+        CollectionSupport.Person gil = CollectionSupport.person(api, admin, "Gil", "Gray");
+        for (Api who : new Api[] {admin, gil.api()}) {
+            JsonNode tree = who.get(200, "collection/tree").json();
+            int compared = compare(who, tree, null);
+            assertTrue(compared >= 4, "compared " + compared);
+            assertNotNull(find(tree, e));
+        }
+    }
+
+    private static int compare(Api who, JsonNode nodes, Long parent) {
+        JsonNode items = who.get(200, parent == null ? "collection/root/items" : "collection/" + parent + "/items",
+                "models", "collection").json().get("data");
+        int compared = 0;
+        for (JsonNode n : nodes) {
+            if (!n.get("children").isArray()) {
+                continue; // the Trash
+            }
+            long id = n.get("id").asLong();
+            JsonNode item = null;
+            for (JsonNode i : items) {
+                if (i.get("id").asLong() == id) {
+                    item = i;
+                }
+            }
+            if (item == null) {
+                continue; // other users' personal collections are not items at the top
+            }
+            assertEquals(set(n.get("here")), set(item.get("here")), "here of " + n.get("name"));
+            assertEquals(set(n.get("below")), set(item.get("below")), "below of " + n.get("name"));
+            compared += 1 + compare(who, n.get("children"), id);
+        }
+        return compared;
+    }
 }
