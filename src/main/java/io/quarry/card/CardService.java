@@ -6,6 +6,7 @@ import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.qp.Column;
 import io.quarry.qp.QueryExecutor;
+import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.revision.Revertible;
 import io.quarry.revision.Revisions;
@@ -760,6 +761,11 @@ public final class CardService implements Revertible {
         return Json.write(computed);
     }
 
+    /**
+     * The query's columns, by compiling it as the caller's ad-hoc query (running it for one row when only that tells).
+     * A caller who could not run the query (data permissions, unreadable source cards) may not save it either, as in
+     * Metabase: 403. Any other failure leaves the metadata unknown (null) without failing the save.
+     */
     private List<Map<String, Object>> computeColumns(Map<String, Object> datasetQuery, Caller caller) {
         try {
             ObjectNode request = Json.MAPPER.valueToTree(datasetQuery);
@@ -777,6 +783,11 @@ public final class CardService implements Revertible {
                 out.add(new LinkedHashMap<>(column.toJson()));
             }
             return out;
+        } catch (QueryFailure failure) {
+            if (failure.type() == QueryFailure.Type.MISSING_PERMISSIONS) {
+                throw ApiException.forbidden();
+            }
+            return null;
         } catch (RuntimeException e) {
             return null;
         }

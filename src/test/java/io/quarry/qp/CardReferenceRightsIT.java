@@ -92,6 +92,30 @@ class CardReferenceRightsIT {
     }
 
     @Test
+    void aCardOverAnUnreadableCardCannotBeSavedSoItsResultsCannotLeakThroughTheSavedPath() {
+        long before = admin.get(200, "card").json().size();
+        for (Map<String, Object> query : List.of(countOver(hiddenCard), nativeOver(hiddenCard))) {
+            Map<String, Object> card = new LinkedHashMap<>();
+            card.put("name", "Sneaky");
+            card.put("display", "table");
+            card.put("visualization_settings", Map.of());
+            card.put("dataset_query", query);
+            user.post(403, "card", card);
+        }
+        assertEquals(before, admin.get(200, "card").json().size(), "nothing saved");
+        // nor can a readable card of the user's be changed to read the hidden one
+        Map<String, Object> own = new LinkedHashMap<>();
+        own.put("name", "Mine");
+        own.put("display", "table");
+        own.put("visualization_settings", Map.of());
+        own.put("dataset_query", countOver(openCard));
+        long mine = user.post(200, "card", own).json().get("id").asLong();
+        user.put(403, "card/" + mine, Map.of("dataset_query", countOver(hiddenCard)));
+        assertEquals("card__" + openCard, admin.get(200, "card/" + mine).json().get("dataset_query").get("query")
+                .get("source-table").asText());
+    }
+
+    @Test
     void readableCardsAndAdminsRunAsBefore() {
         long gizmos = admin.post(202, "dataset", countOver(hiddenCard)).json().get("data").get("rows").get(0).get(0).asLong();
         assertEquals(gizmos, admin.post(202, "dataset", nativeOver(hiddenCard)).json().get("data").get("rows").get(0).get(0).asLong());
