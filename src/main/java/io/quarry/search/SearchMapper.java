@@ -1,31 +1,27 @@
 package io.quarry.search;
 
-import java.util.Collection;
 import java.util.List;
 import org.apache.ibatis.annotations.Param;
 
 /**
- * Search in SQL: {@link #counts} and {@link #page} match, filter (rights included), rank and page every searchable
- * model in one statement each; the per-model statements then read the full rows of the page's ids.
+ * Reads every searchable model from its own table. {@code words} are lower-case {@code LIKE} patterns
+ * ({@code %word%}) every name must match; an empty list matches everything.
  */
 public interface SearchMapper {
-    /** Hits per model (Metabase's model names). */
-    List<SearchKey> counts(SearchQuery query);
+    List<SearchRow> cards(@Param("words") List<String> words);
 
-    /** The ranked page: tier, recency, name, model order, id. */
-    List<SearchKey> page(SearchQuery query);
+    List<SearchRow> dashboards(@Param("words") List<String> words);
 
-    List<SearchRow> cards(@Param("ids") Collection<Long> ids);
+    List<SearchRow> collections(@Param("words") List<String> words);
 
-    List<SearchRow> dashboards(@Param("ids") Collection<Long> ids);
+    /** Every collection of the default namespace (for the parents of results), whatever its name. */
+    List<SearchRow> allCollections();
 
-    List<SearchRow> collections(@Param("ids") Collection<Long> ids);
+    List<SearchRow> tables(@Param("words") List<String> words);
 
-    List<SearchRow> tables(@Param("ids") Collection<Long> ids);
+    List<SearchRow> segments(@Param("words") List<String> words);
 
-    List<SearchRow> segments(@Param("ids") Collection<Long> ids);
+    List<SearchRow> snippets(@Param("words") List<String> words);
 
-    List<SearchRow> snippets(@Param("ids") Collection<Long> ids);
-
-    List<SearchRow> databases(@Param("ids") Collection<Long> ids);
+    List<SearchRow> databases(@Param("words") List<String> words);
 }

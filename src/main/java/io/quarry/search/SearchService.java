@@ -4,15 +4,15 @@ import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.permission.DataPermissions;
 import io.quarry.web.security.Caller;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * {@code GET /api/search} as Metabase's in-place engine answers it: every model read from its own table, matched by
@@ -50,115 +50,75 @@ public final class SearchService {
             q = null;
         }
         List<String> words = q == null ? List.of() : List.of(q.split(" "));
+        List<String> patterns = words.stream().map(w -> "%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%").toList();
         Set<String> wanted = request.models() == null || request.models().isEmpty() ? Set.copyOf(MODELS) : request.models();
+        CollectionAccess.Visible visible = collections.visible(caller);
+        Map<Long, DataPermissions.Access> access = dataPermissions.accessAll(caller);
         boolean superuser = caller.superuser();
 
-        SearchQuery sq = new SearchQuery();
-        sq.q = q;
-        sq.qPrefix = q == null ? null : escapeLike(q) + "%";
-        sq.patterns = words.stream().map(w -> "%" + escapeLike(w) + "%").toList();
-        List<String> starts = new ArrayList<>();
-        for (String w : words) {
-            String core = w.replaceAll("[^\\p{L}\\p{N}]+", "");
-            if (core.isEmpty()) {
-                starts = null;
-                break;
+        List<SearchRow> rows = new ArrayList<>();
+        Map<Long, SearchRow> allCollections = new HashMap<>();
+        db.tx(session -> {
+            SearchMapper mapper = session.getMapper(SearchMapper.class);
+            mapper.allCollections().forEach(c -> allCollections.put(c.id, c));
+            if (wanted.contains("card") || wanted.contains("dataset") || wanted.contains("metric")) {
+                rows.addAll(mapper.cards(patterns));
             }
-            starts.add(core);
-        }
-        sq.wordStarts = starts == null || starts.isEmpty() ? null : starts.stream().map(core -> "(^|[^\\p{L}\\p{N}])" + core).toList();
-        sq.wordStartsPg = sq.wordStarts == null ? null : starts.stream().map(core -> "(^|[^[:alnum:]])" + core).toList();
-        sq.archived = request.archived();
-        sq.collection = request.collection();
-        sq.collectionLike = request.collection() == null ? null : "%/" + request.collection() + "/%";
-        sq.tableDbId = request.tableDbId();
-        sq.createdBy = request.createdBy() == null || request.createdBy().isEmpty() ? null : List.copyOf(request.createdBy());
-        boolean inCollection = sq.collection != null;
-        boolean byCreator = sq.createdBy != null;
-        boolean byDb = sq.tableDbId != null;
-        sq.cardModels = Stream.of("card", "dataset", "metric").filter(wanted::contains).toList();
-        sq.cards = !sq.cardModels.isEmpty();
-        sq.dashboards = wanted.contains("dashboard") && !byDb;
-        sq.collections = wanted.contains("collection") && !byDb && !byCreator;
-        sq.tables = wanted.contains("table") && !inCollection && !byCreator && !sq.archived;
-        sq.segments = wanted.contains("segment") && !inCollection;
-        sq.snippets = wanted.contains("snippet") && !inCollection && !byDb;
-        sq.databases = wanted.contains("database") && !inCollection && !byCreator && !byDb && !sq.archived;
-        if (!superuser) {
-            CollectionAccess.Visible visible = collections.visible(caller);
-            sq.filterCollections = !visible.all();
-            sq.rootReadable = visible.root();
-            sq.readableCollections = visible.readable().toArray(new Long[0]);
-            sq.filterSnippets = true;
-            sq.snippetRootReadable = sq.snippets && collections.rootLevel(caller, SNIPPETS) != CollectionAccess.Level.NONE;
-            if (sq.tables || sq.segments || sq.databases) {
-                sq.filterData = true;
-                sq.readableDatabases = dataPermissions.accessAll(caller).entrySet().stream()
-                        .filter(e -> e.getValue() != null && e.getValue().canRead()).map(Map.Entry::getKey).toArray(Long[]::new);
+            if (wanted.contains("dashboard")) {
+                rows.addAll(mapper.dashboards(patterns));
             }
-        }
-        sq.limit = request.limit();
-        sq.offset = request.offset();
-        boolean any = sq.cards || sq.dashboards || sq.collections || sq.tables || sq.segments || sq.snippets || sq.databases;
+            if (wanted.contains("collection")) {
+                rows.addAll(mapper.collections(patterns));
+            }
+            if (wanted.contains("table")) {
+                rows.addAll(mapper.tables(patterns));
+            }
+            if (wanted.contains("segment")) {
+                rows.addAll(mapper.segments(patterns));
+            }
+            if (wanted.contains("snippet")) {
+                rows.addAll(mapper.snippets(patterns));
+            }
+            if (wanted.contains("database")) {
+                rows.addAll(mapper.databases(patterns));
+            }
+            return null;
+        });
 
-        Map<String, Long> counts = new HashMap<>();
         List<Hit> hits = new ArrayList<>();
-        Map<Long, SearchRow> parents = new HashMap<>();
-        if (any) {
-            String query = q;
-            db.tx(session -> {
-                SearchMapper mapper = session.getMapper(SearchMapper.class);
-                mapper.counts(sq).forEach(k -> counts.put(k.model, k.hits));
-                List<SearchKey> page = mapper.page(sq);
-                Map<String, List<Long>> idsByTable = new HashMap<>();
-                for (SearchKey k : page) {
-                    idsByTable.computeIfAbsent(tableOf(k.model), t -> new ArrayList<>()).add(k.id);
-                }
-                Map<String, SearchRow> rows = new HashMap<>();
-                idsByTable.forEach((table, ids) -> {
-                    for (List<Long> chunk : chunks(ids)) {
-                        for (SearchRow row : switch (table) {
-                            case "card" -> mapper.cards(chunk);
-                            case "dashboard" -> mapper.dashboards(chunk);
-                            case "collection" -> mapper.collections(chunk);
-                            case "table" -> mapper.tables(chunk);
-                            case "segment" -> mapper.segments(chunk);
-                            case "snippet" -> mapper.snippets(chunk);
-                            default -> mapper.databases(chunk);
-                        }) {
-                            rows.put(table + ":" + row.id, row);
-                        }
-                    }
-                });
-                Set<Long> parentIds = new HashSet<>();
-                for (SearchKey k : page) {
-                    SearchRow row = rows.get(tableOf(k.model) + ":" + k.id);
-                    if (row == null) {
-                        continue; // deleted between the two statements
-                    }
-                    String name = "table".equals(k.model) && row.displayName != null ? row.displayName : row.name;
-                    int tier = k.score == null ? 0 : k.score;
-                    hits.add(new Hit(row, k.model, name, tier, query == null ? 0 : tier / 4.0));
-                    Long parent = "collection".equals(k.model) ? parentOf(row.location) : row.collectionId;
-                    if (parent != null) {
-                        parentIds.add(parent);
-                    }
-                }
-                for (List<Long> chunk : chunks(new ArrayList<>(parentIds))) {
-                    mapper.collections(chunk).forEach(c -> parents.put(c.id, c));
-                }
-                return null;
-            });
+        for (SearchRow row : rows) {
+            String model = modelOf(row);
+            if (!wanted.contains(model) || !matchesFilters(row, model, request, allCollections)) {
+                continue;
+            }
+            if (!visible(row, model, caller, visible, access, superuser)) {
+                continue;
+            }
+            String name = "table".equals(model) && row.displayName != null ? row.displayName : row.name;
+            int tier = q == null ? 0 : tier(name, q, words);
+            hits.add(new Hit(row, model, name, tier, q == null ? 0 : tier / 4.0));
         }
+        hits.sort(Comparator.comparingInt((Hit h) -> -h.tier())
+                .thenComparing((Hit h) -> recency(h.row()), Comparator.nullsLast(Comparator.reverseOrder()))
+                .thenComparing(h -> h.name() == null ? "" : h.name().toLowerCase(Locale.ROOT))
+                .thenComparingInt(h -> MODELS.indexOf(h.model()))
+                .thenComparing(h -> h.row().id));
 
+        int from = request.offset() == null ? 0 : Math.min(request.offset(), hits.size());
+        int to = request.limit() == null ? hits.size() : Math.min(hits.size(), from + request.limit());
         List<Map<String, Object>> data = new ArrayList<>();
-        for (Hit hit : hits) {
-            data.add(view(hit, parents));
+        for (Hit hit : hits.subList(from, to)) {
+            data.add(view(hit, allCollections, access));
         }
-        List<String> available = MODELS.stream().filter(m -> counts.getOrDefault(m, 0L) > 0).toList();
+        List<String> available = new ArrayList<>();
+        for (String m : MODELS) {
+            if (hits.stream().anyMatch(h -> h.model().equals(m))) {
+                available.add(m);
+            }
+        }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("data", data);
-        result.put("total", counts.values().stream().mapToLong(Long::longValue).sum());
+        result.put("total", hits.size());
         result.put("limit", request.limit());
         result.put("offset", request.offset());
         result.put("models", request.models() == null || request.models().isEmpty() ? null
@@ -169,24 +129,19 @@ public final class SearchService {
         return result;
     }
 
-    private static String escapeLike(String s) {
-        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-    }
-
-    /** The table a model's rows live in (cards, models and metrics share report_card). */
-    private static String tableOf(String model) {
-        return switch (model) {
-            case "dataset", "metric" -> "card";
-            default -> model;
+    private static String modelOf(SearchRow row) {
+        if (!"card".equals(row.model)) {
+            return row.model;
+        }
+        return switch (row.cardType == null ? "question" : row.cardType) {
+            case "model" -> "dataset";
+            case "metric" -> "metric";
+            default -> "card";
         };
     }
 
-    private static List<List<Long>> chunks(List<Long> ids) {
-        List<List<Long>> out = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i += 1000) {
-            out.add(ids.subList(i, Math.min(ids.size(), i + 1000)));
-        }
-        return out;
+    private static OffsetDateTime recency(SearchRow row) {
+        return row.updatedAt != null ? row.updatedAt : row.createdAt;
     }
 
     /**
@@ -213,7 +168,60 @@ public final class SearchService {
         return allWordPrefixes ? 2 : 1;
     }
 
-    private static Map<String, Object> view(Hit hit, Map<Long, SearchRow> allCollections) {
+    private static boolean matchesFilters(SearchRow row, String model, Request request, Map<Long, SearchRow> allCollections) {
+        boolean archived = Boolean.TRUE.equals(row.archived);
+        if (archived != request.archived()) {
+            return false;
+        }
+        if (request.collection() != null) {
+            long root = request.collection();
+            if ("collection".equals(model)) {
+                if (row.id == root || row.location == null || !row.location.contains("/" + root + "/")) {
+                    return false;
+                }
+            } else if (!Set.of("card", "dataset", "metric", "dashboard").contains(model) || row.collectionId == null) {
+                return false;
+            } else if (row.collectionId != root) {
+                SearchRow parent = allCollections.get(row.collectionId);
+                if (parent == null || parent.location == null || !parent.location.contains("/" + root + "/")) {
+                    return false;
+                }
+            }
+        }
+        if (request.tableDbId() != null) {
+            if (!Set.of("card", "dataset", "metric", "table", "segment").contains(model)
+                    || !request.tableDbId().equals(row.databaseId)) {
+                return false;
+            }
+        }
+        if (request.createdBy() != null && !request.createdBy().isEmpty()) {
+            if (row.creatorId == null || !request.createdBy().contains(row.creatorId)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean visible(SearchRow row, String model, Caller caller, CollectionAccess.Visible visible,
+                            Map<Long, DataPermissions.Access> access, boolean superuser) {
+        if (superuser) {
+            return true;
+        }
+        return switch (model) {
+            case "card", "dataset", "metric", "dashboard" -> visible.canRead(row.collectionId);
+            case "collection" -> visible.canRead(row.id);
+            case "snippet" -> row.collectionId == null
+                    ? collections.rootLevel(caller, SNIPPETS) != CollectionAccess.Level.NONE
+                    : visible.canRead(row.collectionId);
+            case "table", "segment", "database" -> {
+                DataPermissions.Access a = access.get(row.databaseId);
+                yield a != null && a.canRead();
+            }
+            default -> false;
+        };
+    }
+
+    private static Map<String, Object> view(Hit hit, Map<Long, SearchRow> allCollections, Map<Long, DataPermissions.Access> access) {
         SearchRow row = hit.row();
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", row.id);
