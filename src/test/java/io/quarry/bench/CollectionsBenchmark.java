@@ -14,13 +14,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -32,10 +28,9 @@ import java.util.Map;
  * PostgreSQL as the application database (default H2).
  */
 public final class CollectionsBenchmark {
-    private static final int TOP = 100;
-    private static final int CHILDREN = 9;
-    private static final int GRANDCHILDREN = 10;
-    private static final int CARDS = 100_000;
+    private static final int TOP = ContentSeeder.TOP;
+    private static final int CHILDREN = ContentSeeder.CHILDREN;
+    private static final int CARDS = ContentSeeder.CARDS;
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
@@ -51,7 +46,7 @@ public final class CollectionsBenchmark {
                     "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
                     .json().get("id").asLong();
             long seedStart = System.nanoTime();
-            long[] collections = seed(server, databaseId);
+            long[] collections = ContentSeeder.seed(server, databaseId);
             System.out.printf(Locale.ROOT, "seeded %d collections and %d cards in %.1f s%n", collections.length, CARDS,
                     (System.nanoTime() - seedStart) / 1e9);
             // an ordinary user (All Users, which has write on every seeded collection, as creation copies it)
@@ -91,93 +86,7 @@ public final class CollectionsBenchmark {
         System.exit(0);
     }
 
-    /** Seeds the collections level by level (batched inserts), their graph rows, and the cards; returns the ids. */
-    private static long[] seed(TestServer server, long databaseId) throws Exception {
-        try (Connection c = AppDbSql.connect(server)) {
-            c.setAutoCommit(false);
-            List<Long> level1 = insertLevel(c, List.of("/"), TOP, "L1");
-            List<String> loc2 = new ArrayList<>();
-            for (Long id : level1) {
-                for (int i = 0; i < CHILDREN; i++) {
-                    loc2.add("/" + id + "/");
-                }
-            }
-            List<Long> level2 = insertLevel(c, loc2, 1, "L2");
-            List<String> loc3 = new ArrayList<>();
-            Map<Long, String> locationOf = new HashMap<>();
-            for (int i = 0; i < level2.size(); i++) {
-                locationOf.put(level2.get(i), loc2.get(i));
-            }
-            for (Long id : level2) {
-                for (int i = 0; i < GRANDCHILDREN; i++) {
-                    loc3.add(locationOf.get(id) + id + "/");
-                }
-            }
-            List<Long> level3 = insertLevel(c, loc3, 1, "L3");
-            List<Long> all = new ArrayList<>(level1);
-            all.addAll(level2);
-            all.addAll(level3);
-            try (PreparedStatement st = c.prepareStatement(
-                    "INSERT INTO collection_permission (group_id, collection_id, namespace, perm) VALUES (1, ?, NULL, 'write')")) {
-                for (Long id : all) {
-                    st.setLong(1, id);
-                    st.addBatch();
-                }
-                st.executeBatch();
-            }
-            try (PreparedStatement st = c.prepareStatement("INSERT INTO report_card (name, display, card_type, dataset_query,"
-                    + " visualization_settings, database_id, collection_id, creator_id, created_at, updated_at)"
-                    + " VALUES (?, 'table', ?, '{}', '{}', ?, ?, 1, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")) {
-                for (int i = 0; i < CARDS; i++) {
-                    st.setString(1, "Card " + i);
-                    st.setString(2, i % 10 == 0 ? "model" : i % 10 == 1 ? "metric" : "question");
-                    st.setLong(3, databaseId);
-                    st.setLong(4, all.get(i % all.size()));
-                    st.addBatch();
-                    if (i % 5000 == 4999) {
-                        st.executeBatch();
-                    }
-                }
-                st.executeBatch();
-            }
-            c.commit();
-            try (Statement st = c.createStatement()) {
-                st.execute("ANALYZE");
-            }
-            c.commit();
-            return all.stream().mapToLong(Long::longValue).toArray();
-        }
-    }
-
-    /** Inserts {@code perLocation} collections at each location (in order) and returns their ids in that order. */
-    private static List<Long> insertLevel(Connection c, List<String> locations, int perLocation, String tag) throws Exception {
-        int n = 0;
-        try (PreparedStatement st = c.prepareStatement("INSERT INTO collection (entity_id, name, slug, location, archived, is_sample,"
-                + " created_at) VALUES (NULL, ?, ?, ?, FALSE, FALSE, CURRENT_TIMESTAMP)")) {
-            for (String location : locations) {
-                for (int i = 0; i < perLocation; i++) {
-                    String name = String.format(Locale.ROOT, "bench %s %06d", tag, n++);
-                    st.setString(1, name);
-                    st.setString(2, name.replace(' ', '_'));
-                    st.setString(3, location);
-                    st.addBatch();
-                }
-            }
-            st.executeBatch();
-        }
-        List<Long> ids = new ArrayList<>();
-        try (PreparedStatement st = c.prepareStatement("SELECT id FROM collection WHERE name LIKE ? ORDER BY name")) {
-            st.setString(1, "bench " + tag + " %");
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-        }
-        return ids;
-    }
-
-    private static String get(HttpClient client, URI base, String session, String path) throws Exception {
+    static String get(HttpClient client, URI base, String session, String path) throws Exception {
         HttpResponse<String> res = client.send(HttpRequest.newBuilder(base.resolve("api/" + path))
                 .header("X-Metabase-Session", session).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (res.statusCode() != 200) {
@@ -186,7 +95,7 @@ public final class CollectionsBenchmark {
         return res.body();
     }
 
-    private static void check(HttpClient client, URI base, String session, String path,
+    static void check(HttpClient client, URI base, String session, String path,
                               java.util.function.Predicate<JsonNode> ok) throws Exception {
         JsonNode node = Json.read(get(client, base, session, path));
         if (!ok.test(node)) {
@@ -194,7 +103,7 @@ public final class CollectionsBenchmark {
         }
     }
 
-    private static int rows(Connection jdbc, String sql) throws Exception {
+    static int rows(Connection jdbc, String sql) throws Exception {
         int n = 0;
         try (Statement st = jdbc.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
@@ -205,7 +114,7 @@ public final class CollectionsBenchmark {
         return n;
     }
 
-    private static void compare(int rounds, HttpClient client, URI base, String session, String label, String path,
+    static void compare(int rounds, HttpClient client, URI base, String session, String label, String path,
                                 Connection jdbc, String sql) throws Exception {
         for (int i = 0; i < 3; i++) {
             get(client, base, session, path);
@@ -230,7 +139,7 @@ public final class CollectionsBenchmark {
                 label, h, bytes, r, count, h / r);
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] copy = values.clone();
         Arrays.sort(copy);
         return copy[copy.length / 2];
