@@ -57,10 +57,6 @@ public final class SavedQuestions {
         this.source = Objects.requireNonNull(cards);
     }
 
-    public boolean hasSourceCards(Caller caller) {
-        return !source.cards(caller, "question").isEmpty();
-    }
-
     /**
      * The virtual database as {@code GET /api/database?saved=true} lists it, or null when the caller has no card that
      * can be a source (Metabase lists it only then).
