@@ -1,25 +1,16 @@
 package io.quarry.testing;
 
 import io.quarry.boot.Quarry;
-import io.quarry.driver.DetailField;
-import io.quarry.driver.Drivers;
-import io.quarry.driver.JdbcDriver;
-import io.quarry.web.error.ApiException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * PostgreSQL databases for Quarry to connect to, created in the embedded PostgreSQL of {@link TestAppDb#postgres()}.
- * Until Quarry ships its own {@code postgres} driver, {@link #ensureDriver} installs a minimal one (host, port, dbname,
- * user, password) into a running instance; once the real driver exists it is used instead.
  */
 public final class PostgresTargets {
     private static final AtomicInteger COUNTER = new AtomicInteger();
@@ -70,56 +61,10 @@ public final class PostgresTargets {
         return details;
     }
 
-    /** Makes sure the running instance can connect to PostgreSQL databases. */
-    @SuppressWarnings("unchecked")
+    /** Fails unless the running instance has its PostgreSQL driver (tests must run against the real one). */
     public static void ensureDriver(Quarry quarry) {
-        if (quarry.drivers.find("postgres") != null) {
-            return;
-        }
-        try {
-            java.lang.reflect.Field field = Drivers.class.getDeclaredField("byEngine");
-            field.setAccessible(true);
-            ((Map<String, io.quarry.driver.Driver>) field.get(quarry.drivers)).put("postgres", new MinimalPostgresDriver());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("Cannot install the test PostgreSQL driver", e);
-        }
-    }
-
-    /** Just enough of a PostgreSQL driver to run queries: a URL from host, port and database name. */
-    private static final class MinimalPostgresDriver extends JdbcDriver {
-        @Override
-        public String engine() {
-            return "postgres";
-        }
-
-        @Override
-        public String displayName() {
-            return "PostgreSQL";
-        }
-
-        @Override
-        public List<DetailField> detailFields() {
-            return List.of();
-        }
-
-        @Override
-        public Set<String> systemSchemas() {
-            return Set.of("information_schema", "pg_catalog", "pg_toast");
-        }
-
-        @Override
-        public ConnectionSpec connectionSpec(Map<String, Object> details) {
-            String host = text(details, "host");
-            String dbname = text(details, "dbname");
-            if (host == null || dbname == null || !dbname.matches("[A-Za-z0-9_]+")) {
-                throw ApiException.invalidField("dbname", "value must be a non-blank string.");
-            }
-            Properties properties = new Properties();
-            properties.setProperty("user", String.valueOf(details.get("user")));
-            properties.setProperty("password", String.valueOf(details.get("password")));
-            properties.setProperty("ApplicationName", "Quarry");
-            return new ConnectionSpec("org.postgresql.Driver", "jdbc:postgresql://" + host + ":"
-                    + Integer.parseInt(String.valueOf(details.get("port"))) + "/" + dbname, properties);
+        if (quarry.drivers.find("postgres") == null) {
+            throw new IllegalStateException("This Quarry has no postgres engine");
         }
     }
 }

@@ -2,7 +2,6 @@ package io.quarry.qp.mbql;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryFailure;
@@ -53,14 +52,14 @@ class CrossEngineQueriesTest {
             case "h2":
                 return SampleDatabase.connect(SampleCopy.sample());
             case "sqlite": {
-                assumeTrue(driverPresent("org.sqlite.JDBC"), "the SQLite JDBC driver is not on the class path");
+                assertTrue(driverPresent("org.sqlite.JDBC"), "the SQLite JDBC driver is not on the class path");
                 Path file = Files.createTempDirectory("mbql-sqlite").resolve("sample.sqlite");
                 Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
                 SampleCopy.copy(c, "sqlite");
                 return c;
             }
             default: {
-                assumeTrue(driverPresent("org.duckdb.DuckDBDriver"), "the DuckDB JDBC driver is not on the class path");
+                assertTrue(driverPresent("org.duckdb.DuckDBDriver"), "the DuckDB JDBC driver is not on the class path");
                 Path file = Files.createTempDirectory("mbql-duckdb").resolve("sample.duckdb");
                 Connection c = DriverManager.getConnection("jdbc:duckdb:" + file);
                 SampleCopy.copy(c, "duckdb");

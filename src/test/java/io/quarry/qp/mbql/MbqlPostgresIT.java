@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
+import io.quarry.testing.PostgresTargets;
 import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import io.quarry.sample.SampleDatabase;
@@ -118,12 +119,11 @@ class MbqlPostgresIT {
         }
     }
 
-    /** Through HTTP when this build's Quarry knows PostgreSQL targets (the engine lands with the drivers module). */
+    /** Through HTTP, on Quarry's PostgreSQL engine. */
     @Test
-    void keyQueriesOverHttpWhenThePostgresEngineExists() throws Exception {
+    void keyQueriesOverHttp() throws Exception {
         try (TestServer server = TestServer.start()) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(server.quarry().drivers.find("postgres") != null,
-                    "this build has no postgres engine yet");
+            PostgresTargets.ensureDriver(server.quarry());
             Api admin = server.api().as(Fixtures.setUp(server.api()));
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("host", "localhost");
