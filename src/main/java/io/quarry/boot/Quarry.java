@@ -12,28 +12,54 @@ import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
+import io.quarry.bookmark.BookmarkMapper;
+import io.quarry.card.CardMapper;
+import io.quarry.card.CardService;
+import io.quarry.collection.CollectionAccess;
+import io.quarry.collection.CollectionGraph;
+import io.quarry.collection.CollectionItems;
+import io.quarry.collection.CollectionMapper;
+import io.quarry.collection.CollectionPermissionMapper;
+import io.quarry.collection.CollectionService;
+import io.quarry.collection.CollectionTree;
+import io.quarry.collection.GraphCollectionAccess;
+import io.quarry.dashboard.DashboardMapper;
+import io.quarry.dashboard.DashboardService;
 import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
 import io.quarry.mail.EmailService;
 import io.quarry.mail.Mailer;
-import io.quarry.card.CardMapper;
-import io.quarry.card.CardService;
 import io.quarry.notification.UnsubscribeService;
+import io.quarry.permission.DataPermissionGraph;
+import io.quarry.permission.DataPermissionMapper;
+import io.quarry.permission.DataPermissions;
 import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.revision.RevisionMapper;
+import io.quarry.revision.Revisions;
+import io.quarry.savedquestion.CardSources;
+import io.quarry.savedquestion.SavedQuestionMapper;
+import io.quarry.search.SearchMapper;
+import io.quarry.search.SearchService;
+import io.quarry.segment.SegmentMapper;
+import io.quarry.segment.SegmentService;
 import io.quarry.setting.CoreSettings;
 import io.quarry.setting.SettingMapper;
 import io.quarry.setting.Settings;
 import io.quarry.setup.SetupService;
+import io.quarry.snippet.SnippetMapper;
+import io.quarry.snippet.SnippetService;
 import io.quarry.sync.FieldValuesService;
 import io.quarry.sync.SchemaSync;
 import io.quarry.sync.SyncMapper;
 import io.quarry.sync.SyncSchedules;
 import io.quarry.sync.SyncService;
+import io.quarry.timeline.TimelineMapper;
+import io.quarry.timeline.TimelineService;
 import io.quarry.user.GroupService;
 import io.quarry.user.InviteMailer;
 import io.quarry.user.UserMapper;
@@ -46,8 +72,8 @@ import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DatabaseUsage;
 import io.quarry.warehouse.DetailsCodec;
 import io.quarry.warehouse.MetadataService;
-import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.SampleDatabaseService;
+import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
@@ -55,6 +81,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -71,14 +98,14 @@ public final class Quarry implements AutoCloseable {
     /** Every MyBatis mapper; adding the class loads the XML beside it. */
     static final List<Class<?>> MAPPERS = List.of(UserMapper.class, SettingMapper.class, SessionMapper.class, ApiKeyMapper.class,
             PasswordResetMapper.class, DiagnosticsMapper.class, WarehouseMapper.class, CardMapper.class, QueryCacheMapper.class,
-            SyncMapper.class, io.quarry.revision.RevisionMapper.class,
-            io.quarry.collection.CollectionPermissionMapper.class,
-            io.quarry.dashboard.DashboardMapper.class, io.quarry.timeline.TimelineMapper.class,
-            io.quarry.permission.DataPermissionMapper.class, io.quarry.search.SearchMapper.class,
-            io.quarry.bookmark.BookmarkMapper.class,
-            io.quarry.segment.SegmentMapper.class, io.quarry.snippet.SnippetMapper.class,
-            io.quarry.savedquestion.SavedQuestionMapper.class,
-            io.quarry.collection.CollectionMapper.class);
+            SyncMapper.class, RevisionMapper.class,
+            CollectionPermissionMapper.class,
+            DashboardMapper.class, TimelineMapper.class,
+            DataPermissionMapper.class, SearchMapper.class,
+            BookmarkMapper.class,
+            SegmentMapper.class, SnippetMapper.class,
+            SavedQuestionMapper.class,
+            CollectionMapper.class);
 
     public final AppConfig config;
     public final Clock clock;
@@ -116,20 +143,20 @@ public final class Quarry implements AutoCloseable {
     public final SyncSchedules syncSchedules;
     public final ConnectionTester connectionTester;
     public final SampleDatabaseService sampleDatabases;
-    public final io.quarry.collection.CollectionAccess collectionAccess;
-    public final io.quarry.revision.Revisions revisions;
-    public final io.quarry.dashboard.DashboardService dashboards;
-    public final io.quarry.timeline.TimelineService timelines;
-    public final io.quarry.permission.DataPermissions dataPermissions;
-    public final io.quarry.permission.DataPermissionGraph dataPermissionGraph;
-    public final io.quarry.search.SearchService search;
-    public final io.quarry.segment.SegmentService segments;
-    public final io.quarry.snippet.SnippetService snippets;
-    public final io.quarry.savedquestion.CardSources cardSources;
-    public final io.quarry.collection.CollectionService collections;
-    public final io.quarry.collection.CollectionItems collectionItems;
-    public final io.quarry.collection.CollectionTree collectionTree;
-    public final io.quarry.collection.CollectionGraph collectionGraph;
+    public final CollectionAccess collectionAccess;
+    public final Revisions revisions;
+    public final DashboardService dashboards;
+    public final TimelineService timelines;
+    public final DataPermissions dataPermissions;
+    public final DataPermissionGraph dataPermissionGraph;
+    public final SearchService search;
+    public final SegmentService segments;
+    public final SnippetService snippets;
+    public final CardSources cardSources;
+    public final CollectionService collections;
+    public final CollectionItems collectionItems;
+    public final CollectionTree collectionTree;
+    public final CollectionGraph collectionGraph;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -158,7 +185,7 @@ public final class Quarry implements AutoCloseable {
         AuthSettings.register(this);
         LogBuffer.install();
         loginHistory = new LoginHistory(db, sessions, clock);
-        email = new EmailService(settings, java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(15));
+        email = new EmailService(settings, Duration.ofSeconds(5), Duration.ofSeconds(15));
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
@@ -189,29 +216,29 @@ public final class Quarry implements AutoCloseable {
         syncSchedules.start();
         DriverSettings.register(settings, drivers);
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
-        collectionAccess = new io.quarry.collection.GraphCollectionAccess(db);
-        revisions = new io.quarry.revision.Revisions(clock);
-        dashboards = new io.quarry.dashboard.DashboardService(db, collectionAccess, revisions, settings, clock);
-        timelines = new io.quarry.timeline.TimelineService(db, collectionAccess, clock);
-        dataPermissions = new io.quarry.permission.DataPermissions(db);
-        dataPermissionGraph = new io.quarry.permission.DataPermissionGraph(db, clock);
+        collectionAccess = new GraphCollectionAccess(db);
+        revisions = new Revisions(clock);
+        dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
+        timelines = new TimelineService(db, collectionAccess, clock);
+        dataPermissions = new DataPermissions(db);
+        dataPermissionGraph = new DataPermissionGraph(db, clock);
         databases.onCreate((session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         groups.onCreate(dataPermissions::grantGroupDefaults);
         queryProcessor.usePermissions(dataPermissions::checkQuery);
-        search = new io.quarry.search.SearchService(db, collectionAccess, dataPermissions);
+        search = new SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
         queryProcessor.useCardAccess(cards::canRead);
         revisions.register("dashboard", dashboards);
-        segments = new io.quarry.segment.SegmentService(db, revisions, dataPermissions, clock);
+        segments = new SegmentService(db, revisions, dataPermissions, clock);
         queryProcessor.useSegments(segments::filterOf);
-        snippets = new io.quarry.snippet.SnippetService(db, collectionAccess, clock);
+        snippets = new SnippetService(db, collectionAccess, clock);
         queryProcessor.useSnippets(snippets::contentByName);
-        cardSources = new io.quarry.savedquestion.CardSources(db, collectionAccess, dataPermissions, databases);
+        cardSources = new CardSources(db, collectionAccess, dataPermissions, databases);
         savedQuestions.register(cardSources);
-        collections = new io.quarry.collection.CollectionService(db, collectionAccess, clock);
-        collectionItems = new io.quarry.collection.CollectionItems(db, collections);
-        collectionTree = new io.quarry.collection.CollectionTree(db, collections);
-        collectionGraph = new io.quarry.collection.CollectionGraph(db, clock);
+        collections = new CollectionService(db, collectionAccess, clock);
+        collectionItems = new CollectionItems(db, collections);
+        collectionTree = new CollectionTree(db, collections);
+        collectionGraph = new CollectionGraph(db, clock);
     }
 
     /**
@@ -228,7 +255,7 @@ public final class Quarry implements AutoCloseable {
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private static java.util.concurrent.ThreadFactory named(String prefix) {
+    private static ThreadFactory named(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
 import io.quarry.driver.Driver;
 import io.quarry.qp.mbql.MbqlQueries;
+import io.quarry.qp.mbql.MbqlReferences;
+import io.quarry.qp.mbql.MbqlReferences.CardQuery;
 import io.quarry.qp.nativeq.Substitution;
 import io.quarry.qp.nativeq.TagResolver;
 import io.quarry.qp.nativeq.TemplateException;
@@ -12,13 +14,17 @@ import io.quarry.setting.Settings;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
+import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.Table;
 import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.web.Json;
 import io.quarry.web.security.Caller;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.DayOfWeek;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +34,10 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The query pipeline every caller goes through, as explicit stages: normalise the request → resolve references
@@ -87,20 +97,20 @@ public final class QueryProcessor {
     }
 
     /** Saved questions, for {@code {{#123}}} in native SQL and {@code card__123} sources in MBQL; set by the cards module. */
-    private volatile java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> cards = id -> null;
+    private volatile LongFunction<CardQuery> cards = id -> null;
     /** How deep card references are being compiled on this thread (a card that refers to itself must stop). */
     private static final ThreadLocal<int[]> CARD_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
 
     /** Segments' filter clauses for {@code ["segment", id]}; set by the segments module. */
-    private volatile java.util.function.LongFunction<Object> segments = id -> null;
+    private volatile LongFunction<Object> segments = id -> null;
     /** Snippets' SQL by name for {@code {{snippet: name}}}; set by the snippets module. */
-    private volatile java.util.function.Function<String, String> snippets = name -> null;
+    private volatile Function<String, String> snippets = name -> null;
 
-    public void useSegments(java.util.function.LongFunction<Object> lookup) {
+    public void useSegments(LongFunction<Object> lookup) {
         this.segments = lookup;
     }
 
-    public void useSnippets(java.util.function.Function<String, String> lookup) {
+    public void useSnippets(Function<String, String> lookup) {
         this.snippets = lookup;
     }
 
@@ -128,9 +138,9 @@ public final class QueryProcessor {
         }
     }
 
-    public void useCards(java.util.function.LongFunction<io.quarry.qp.mbql.MbqlReferences.CardQuery> lookup) {
+    public void useCards(LongFunction<CardQuery> lookup) {
         this.cards = lookup;
-        mbql.useReferences(new io.quarry.qp.mbql.MbqlReferences() {
+        mbql.useReferences(new MbqlReferences() {
             @Override
             public CardQuery card(long cardId) {
                 CardQuery card = lookup.apply(cardId);
@@ -158,13 +168,13 @@ public final class QueryProcessor {
      * gets plain SQL and its bind values ({@code native.params}, in order). A required variable without a default
      * fails the query as it would fail the card itself.
      */
-    private io.quarry.qp.mbql.MbqlReferences.CardQuery withTagsFilledIn(long cardId, io.quarry.qp.mbql.MbqlReferences.CardQuery card) {
+    private CardQuery withTagsFilledIn(long cardId, CardQuery card) {
         if (card.datasetQuery() == null) {
             return card;
         }
         Query query;
         try {
-            query = QueryNormalizer.normalize(io.quarry.web.Json.MAPPER.valueToTree(card.datasetQuery()));
+            query = QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery()));
         } catch (QueryFailure | IllegalArgumentException e) {
             return card; // the structured compiler reports what it cannot use
         }
@@ -189,17 +199,17 @@ public final class QueryProcessor {
         }
         Map<String, Object> nativePart = new LinkedHashMap<>();
         nativePart.put("query", compiled.sql());
-        nativePart.put("params", new java.util.ArrayList<>(compiled.params()));
+        nativePart.put("params", new ArrayList<>(compiled.params()));
         Map<String, Object> filled = new LinkedHashMap<>();
         filled.put("database", card.databaseId());
         filled.put("type", "native");
         filled.put("native", nativePart);
-        return new io.quarry.qp.mbql.MbqlReferences.CardQuery(card.databaseId(), filled);
+        return new CardQuery(card.databaseId(), filled);
     }
 
     /** A card's query compiled to SQL for use as a subquery on {@code database}; null when there is no such card. */
     private Substitution.Bound compileCard(long cardId, Database database) {
-        io.quarry.qp.mbql.MbqlReferences.CardQuery card = cards.apply(cardId);
+        CardQuery card = cards.apply(cardId);
         if (card == null) {
             return null;
         }
@@ -213,7 +223,7 @@ public final class QueryProcessor {
         }
         depth[0]++;
         try {
-            Query query = QueryNormalizer.normalize(io.quarry.web.Json.MAPPER.valueToTree(card.datasetQuery()));
+            Query query = QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery()));
             CompiledQuery compiled = compile(query, database);
             return new Substitution.Bound(compiled.sql(), compiled.params());
         } catch (QueryFailure failure) {
@@ -228,13 +238,13 @@ public final class QueryProcessor {
      * starts from, as in Metabase; any other query is returned as it is.
      */
     private Query onSourceCardDatabase(Query query) {
-        if (query.databaseId() != io.quarry.warehouse.SavedQuestions.VIRTUAL_DATABASE_ID || query.mbql() == null) {
+        if (query.databaseId() != SavedQuestions.VIRTUAL_DATABASE_ID || query.mbql() == null) {
             return query;
         }
         Object stage = query.mbql();
         while (stage instanceof Map<?, ?> inner) {
             if (inner.get("source-table") instanceof String s && s.startsWith("card__")) {
-                io.quarry.qp.mbql.MbqlReferences.CardQuery card;
+                CardQuery card;
                 try {
                     card = cards.apply(Long.parseLong(s.substring("card__".length())));
                 } catch (NumberFormatException e) {
@@ -332,7 +342,7 @@ public final class QueryProcessor {
     }
 
     /** As {@link #open(Prepared)}, showing the statement to {@code onStatement} before it executes (to cancel it). */
-    public QueryExecutor.Cursor open(Prepared prepared, java.util.function.Consumer<java.sql.Statement> onStatement) {
+    public QueryExecutor.Cursor open(Prepared prepared, Consumer<Statement> onStatement) {
         return executor.open(prepared.database(), prepared.compiled(), prepared.rowLimit(), timeoutSeconds, onStatement);
     }
 

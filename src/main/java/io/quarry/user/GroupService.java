@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.apache.ibatis.exceptions.PersistenceException;
+import org.apache.ibatis.session.SqlSession;
 
 /**
  * Permission groups and memberships ({@code /api/permissions/group}, {@code /api/permissions/membership}). All Users
@@ -62,9 +64,9 @@ public final class GroupService {
     }
 
     /** Runs in the transaction that stores each new group (the data permissions module grants its defaults). */
-    private volatile java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Long> onCreate = (s, id) -> { };
+    private volatile BiConsumer<SqlSession, Long> onCreate = (s, id) -> { };
 
-    public void onCreate(java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Long> listener) {
+    public void onCreate(BiConsumer<SqlSession, Long> listener) {
         this.onCreate = listener;
     }
 

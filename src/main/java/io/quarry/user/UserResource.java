@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionResource;
 import io.quarry.auth.SessionService;
+import io.quarry.collection.CollectionService;
 import io.quarry.setting.CoreSettings;
 import io.quarry.setting.Settings;
 import io.quarry.web.Cookies;
@@ -50,7 +51,7 @@ public final class UserResource {
     private static final int NAME_MAX = 254;
 
     private final UserService users;
-    private final io.quarry.collection.CollectionService collections;
+    private final CollectionService collections;
     private final InviteMailer invites;
     private final SessionService sessions;
     private final Passwords passwords;
@@ -62,7 +63,7 @@ public final class UserResource {
     @Inject
     public UserResource(UserService users, InviteMailer invites, SessionService sessions, Passwords passwords, Settings settings,
                         Caller caller, @Context HttpServletRequest request, @Context UriInfo uri,
-                        io.quarry.collection.CollectionService collections) {
+                        CollectionService collections) {
         this.users = users;
         this.collections = collections;
         this.invites = invites;
