@@ -143,11 +143,8 @@ public final class QueryProcessor {
         mbql.useReferences(new MbqlReferences() {
             @Override
             public CardQuery card(long cardId) {
-                CardQuery card = lookup.apply(cardId);
-                if (card != null) {
-                    requireReadableCard(cardId);
-                }
-                return card == null ? null : withTagsFilledIn(cardId, card);
+                CardQuery card = readableCard(cardId);
+                return card == null ? null : withTagsFilledIn(card);
             }
 
             @Override
@@ -168,7 +165,7 @@ public final class QueryProcessor {
      * gets plain SQL and its bind values ({@code native.params}, in order). A required variable without a default
      * fails the query as it would fail the card itself.
      */
-    private CardQuery withTagsFilledIn(long cardId, CardQuery card) {
+    private CardQuery withTagsFilledIn(CardQuery card) {
         if (card.datasetQuery() == null) {
             return card;
         }
@@ -186,17 +183,7 @@ public final class QueryProcessor {
         if (database == null) {
             return card;
         }
-        int[] depth = CARD_DEPTH.get();
-        if (depth[0] >= 10) {
-            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Card references nest too deeply (does a card refer to itself?).");
-        }
-        depth[0]++;
-        CompiledQuery compiled;
-        try {
-            compiled = compile(query, database);
-        } finally {
-            depth[0]--;
-        }
+        CompiledQuery compiled = compileNested(query, database);
         Map<String, Object> nativePart = new LinkedHashMap<>();
         nativePart.put("query", compiled.sql());
         nativePart.put("params", new ArrayList<>(compiled.params()));
@@ -209,25 +196,39 @@ public final class QueryProcessor {
 
     /** A card's query compiled to SQL for use as a subquery on {@code database}; null when there is no such card. */
     private Substitution.Bound compileCard(long cardId, Database database) {
-        CardQuery card = cards.apply(cardId);
+        CardQuery card = readableCard(cardId);
         if (card == null) {
             return null;
         }
-        requireReadableCard(cardId);
         if (card.databaseId() != database.id) {
             throw new TemplateException("Card " + cardId + " queries another database.");
         }
-        int[] depth = CARD_DEPTH.get();
-        if (depth[0] >= 10) {
-            throw new TemplateException("Card references nest too deeply (does a card refer to itself?).");
-        }
-        depth[0]++;
         try {
-            Query query = QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery()));
-            CompiledQuery compiled = compile(query, database);
+            CompiledQuery compiled = compileNested(QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery())), database);
             return new Substitution.Bound(compiled.sql(), compiled.params());
         } catch (QueryFailure failure) {
             throw new TemplateException("Card " + cardId + ": " + failure.getMessage());
+        }
+    }
+
+    /** A saved card by id (null when there is none), failing when the ad-hoc caller may not read it. */
+    private CardQuery readableCard(long cardId) {
+        CardQuery card = cards.apply(cardId);
+        if (card != null) {
+            requireReadableCard(cardId);
+        }
+        return card;
+    }
+
+    /** Compiles the query of a referenced card; a card that refers to itself (maybe through others) stops at depth 10. */
+    private CompiledQuery compileNested(Query query, Database database) {
+        int[] depth = CARD_DEPTH.get();
+        if (depth[0] >= 10) {
+            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Card references nest too deeply (does a card refer to itself?).");
+        }
+        depth[0]++;
+        try {
+            return compile(query, database);
         } finally {
             depth[0]--;
         }
@@ -274,18 +275,17 @@ public final class QueryProcessor {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
         }
         checkPermissions(caller, database, query, savedCard);
-        CompiledQuery compiled;
-        if (savedCard || caller.superuser()) {
-            compiled = compile(query, database);
-        } else {
+        boolean checkCards = !savedCard && !caller.superuser();
+        if (checkCards) {
             AD_HOC_CALLER.set(caller);
-            try {
-                compiled = compile(query, database);
-            } finally {
+        }
+        try {
+            return new Prepared(query, database, compile(query, database), rowLimit(query, purpose));
+        } finally {
+            if (checkCards) {
                 AD_HOC_CALLER.remove();
             }
         }
-        return new Prepared(query, database, compiled, rowLimit(query, purpose));
     }
 
     /**
