@@ -49,9 +49,7 @@ public final class DatasetResource {
         ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "ad-hoc", startedAt,
                 withMiddleware(request), prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
         // a slow query keeps the connection alive with newlines and is cancelled when its client goes away
-        return KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, databaseId),
-                failure -> QueryResponses.failureBody(failure, request, databaseId),
-                (cursor, out) -> cursor.stream(new ApiResultWriter(out, envelope)));
+        return KeepAliveQuery.respond(processor, prepared, request, databaseId, (cursor, out) -> cursor.stream(new ApiResultWriter(out, envelope)));
     }
 
     /** A structured query as a pivot table: every breakout subtotal and the grand total, streamed as one result. */

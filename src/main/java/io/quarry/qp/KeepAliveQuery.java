@@ -10,13 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,17 +53,18 @@ public final class KeepAliveQuery {
     }
 
     /**
-     * Runs {@code prepared} and answers: {@code failed} for a failure within the grace period, else a 202 whose body
-     * {@code body} writes (after keep-alive newlines when the query is slow; {@code failedBody} for a later failure).
+     * Runs {@code prepared} and answers: Metabase's failure response for a failure within the grace period, else a 202
+     * whose body {@code body} writes (after keep-alive newlines when the query is slow; the failure body for a later
+     * failure). {@code request} and {@code databaseId} go into the failure body.
      */
-    public static Response respond(QueryProcessor processor, QueryProcessor.Prepared prepared, Function<QueryFailure, Response> failed,
-                                   Function<QueryFailure, Map<String, Object>> failedBody, Body body) {
+    public static Response respond(QueryProcessor processor, QueryProcessor.Prepared prepared, Object request, Long databaseId,
+                                   Body body) {
         KeepAliveQuery running = new KeepAliveQuery(processor, prepared);
         QueryExecutor.Cursor early;
         try {
             early = running.await(GRACE);
         } catch (QueryFailure failure) {
-            return failed.apply(failure);
+            return QueryResponses.failure(failure, request, databaseId);
         }
         StreamingOutput stream = out -> {
             QueryExecutor.Cursor cursor = early;
@@ -73,7 +72,7 @@ public final class KeepAliveQuery {
                 try {
                     cursor = running.awaitWritingNewlines(out);
                 } catch (QueryFailure failure) {
-                    out.write(Json.write(failedBody.apply(failure)).getBytes(StandardCharsets.UTF_8));
+                    out.write(Json.write(QueryResponses.failureBody(failure, request, databaseId)).getBytes(StandardCharsets.UTF_8));
                     return;
                 }
             }

@@ -40,11 +40,10 @@ public final class SavedQueryResponse {
             }
         }
         ApiResultWriter.Envelope envelope = envelope(prepared, request, context, startedAt, Map.of());
-        return KeepAliveQuery.respond(processor, prepared, failure -> QueryResponses.failure(failure, request, databaseId),
-                failure -> QueryResponses.failureBody(failure, request, databaseId), (cursor, out) -> {
-                    ResultWriter writer = new ApiResultWriter(out, envelope);
-                    cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
-                });
+        return KeepAliveQuery.respond(processor, prepared, request, databaseId, (cursor, out) -> {
+            ResultWriter writer = new ApiResultWriter(out, envelope);
+            cursor.stream(cached ? cache.new Recording(writer, key, prepared.query().jsIntToString()) : writer);
+        });
     }
 
     private static ApiResultWriter.Envelope envelope(QueryProcessor.Prepared prepared, JsonNode request, String context,
