@@ -159,10 +159,6 @@ public final class CardService implements Revertible {
         return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
     }
 
-    public Card find(long id) {
-        return db.with(CardMapper.class, m -> m.findCard(id));
-    }
-
     /** 404 for a missing card, 403 unless the caller may read its collection. */
     public Card requireReadable(long id, Caller caller) {
         Card card = require(id);
@@ -186,10 +182,6 @@ public final class CardService implements Revertible {
     /** What the caller may read, for filtering lists of cards. */
     public CollectionAccess.Visible visible(Caller caller) {
         return access.visible(caller);
-    }
-
-    public boolean canRead(Caller caller, Card card) {
-        return access.canRead(caller, card.collectionId);
     }
 
     /** {@code GET /api/card}: readable cards for one filter, ordered by name. */
