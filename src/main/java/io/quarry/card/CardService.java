@@ -239,9 +239,10 @@ public final class CardService implements Revertible {
         checkResultMetadata(body);
         body.throwIfInvalid();
 
-        Card before = requireWritable(id, caller);
         Card card = requireWritable(id, caller);
-        if (body.has("collection_id") && !Objects.equals(collectionId, before.collectionId)) {
+        Long beforeCollectionId = card.collectionId;
+        Integer beforePosition = card.collectionPosition;
+        if (body.has("collection_id") && !Objects.equals(collectionId, beforeCollectionId)) {
             requireCollectionWrite(caller, collectionId);
             card.collectionId = collectionId;
         }
@@ -308,12 +309,7 @@ public final class CardService implements Revertible {
         card.updatedAt = now();
         db.run(session -> {
             CardMapper mapper = session.getMapper(CardMapper.class);
-            if (!Objects.equals(before.collectionId, card.collectionId)) {
-                reconcile(mapper, before.collectionId, before.collectionPosition, null, card.id);
-                reconcile(mapper, card.collectionId, null, card.collectionPosition, card.id);
-            } else {
-                reconcile(mapper, card.collectionId, before.collectionPosition, card.collectionPosition, card.id);
-            }
+            reconcileMove(mapper, beforeCollectionId, beforePosition, card);
             mapper.updateCard(card);
             revisions.recordIfChanged(session, Revisions.CARD, card.id, caller.id(), revisionObject(card), null);
         });
@@ -423,15 +419,16 @@ public final class CardService implements Revertible {
     @Override
     public Map<String, Object> revert(SqlSession session, Caller caller, long id, Map<String, Object> object) {
         CardMapper mapper = session.getMapper(CardMapper.class);
-        Card before = Checks.found(mapper.findCard(id));
-        access.requireWrite(caller, before.collectionId);
-        Card card = mapper.findCard(id);
+        Card card = Checks.found(mapper.findCard(id));
+        access.requireWrite(caller, card.collectionId);
+        Long beforeCollectionId = card.collectionId;
+        Integer beforePosition = card.collectionPosition;
         JsonNode o = Json.MAPPER.valueToTree(object);
         if (o.has("collection_id")) {
             Long target = o.get("collection_id").isNumber() ? o.get("collection_id").asLong() : null;
-            if (!Objects.equals(target, before.collectionId)) {
+            if (!Objects.equals(target, beforeCollectionId)) {
                 if (target != null && mapper.findCollection(target) == null) {
-                    target = before.collectionId;
+                    target = beforeCollectionId;
                 } else {
                     access.requireWrite(caller, target);
                 }
@@ -494,12 +491,7 @@ public final class CardService implements Revertible {
             card.cacheTtl = o.get("cache_ttl").isNumber() ? o.get("cache_ttl").asInt() : null;
         }
         card.updatedAt = now();
-        if (!Objects.equals(before.collectionId, card.collectionId)) {
-            reconcile(mapper, before.collectionId, before.collectionPosition, null, id);
-            reconcile(mapper, card.collectionId, null, card.collectionPosition, id);
-        } else {
-            reconcile(mapper, card.collectionId, before.collectionPosition, card.collectionPosition, id);
-        }
+        reconcileMove(mapper, beforeCollectionId, beforePosition, card);
         mapper.updateCard(card);
         return revisionObject(card);
     }
@@ -843,6 +835,16 @@ public final class CardService implements Revertible {
         } else {
             mapper.shiftCardPositions(collectionId, to, from - 1, 1, cardId);
             mapper.shiftDashboardPositions(collectionId, to, from - 1, 1);
+        }
+    }
+
+    /** Keeps both collections' pins dense when a card goes from (collection, position) to its current ones. */
+    private static void reconcileMove(CardMapper mapper, Long fromCollectionId, Integer fromPosition, Card card) {
+        if (!Objects.equals(fromCollectionId, card.collectionId)) {
+            reconcile(mapper, fromCollectionId, fromPosition, null, card.id);
+            reconcile(mapper, card.collectionId, null, card.collectionPosition, card.id);
+        } else {
+            reconcile(mapper, card.collectionId, fromPosition, card.collectionPosition, card.id);
         }
     }
 
