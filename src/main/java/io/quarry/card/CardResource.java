@@ -168,15 +168,7 @@ public final class CardResource {
     @Access(Access.Level.SUPERUSER)
     public List<Map<String, Object>> publicCards() {
         cards.requirePublicSharing();
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Card c : cards.publicCards()) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("name", c.name);
-            v.put("id", c.id);
-            v.put("public_uuid", c.publicUuid);
-            out.add(v);
-        }
-        return out;
+        return summaries(cards.publicCards(), true);
     }
 
     /** Cards with {@code enable_embedding}: superusers, embedding enabled. */
@@ -185,11 +177,19 @@ public final class CardResource {
     @Access(Access.Level.SUPERUSER)
     public List<Map<String, Object>> embeddableCards() {
         cards.requireEmbedding();
+        return summaries(cards.embeddableCards(), false);
+    }
+
+    /** {@code {name, id}} of each card, and its {@code public_uuid} when asked. */
+    private static List<Map<String, Object>> summaries(List<Card> list, boolean withPublicUuid) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Card c : cards.embeddableCards()) {
+        for (Card c : list) {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("name", c.name);
             v.put("id", c.id);
+            if (withPublicUuid) {
+                v.put("public_uuid", c.publicUuid);
+            }
             out.add(v);
         }
         return out;
@@ -235,10 +235,7 @@ public final class CardResource {
         body.optBool("collection_preview");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
-        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
-        if (body.hasValue("parameters")) {
-            request.set("parameters", body.get("parameters"));
-        }
+        ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         QueryProcessor.Prepared prepared;
         try {
@@ -260,10 +257,7 @@ public final class CardResource {
         body.optBool("ignore_cache");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
-        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
-        if (body.hasValue("parameters")) {
-            request.set("parameters", body.get("parameters"));
-        }
+        ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         io.quarry.qp.PivotQueries.Plan plan;
         try {

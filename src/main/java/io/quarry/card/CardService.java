@@ -519,6 +519,15 @@ public final class CardService implements Revertible {
                 Json.MAPPER.convertValue(parse(card.datasetQuery), Map.class));
     }
 
+    /** The card's stored query as a request to run, with the caller's {@code parameters} unless absent or null. */
+    static ObjectNode queryRequest(Card card, JsonNode parameters) {
+        ObjectNode request = (ObjectNode) parse(card.datasetQuery);
+        if (parameters != null && !parameters.isNull() && !parameters.isMissingNode()) {
+            request.set("parameters", parameters);
+        }
+        return request;
+    }
+
     /** Live cards of a type on a database (for {@code usage_info}). */
     public long countOnDatabase(long databaseId, String type) {
         return db.with(CardMapper.class, m -> m.countCardsOfDatabase(databaseId, type));
