@@ -41,7 +41,7 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class CardResource {
-    static final List<String> FILTERS = List.of("archived", "table", "using_model", "bookmarked", "all", "mine", "database");
+    static final String[] FILTERS = {"archived", "table", "using_model", "bookmarked", "all", "mine", "database"};
 
     private final CardService cards;
     private final DatabaseService databases;
@@ -79,12 +79,10 @@ public final class CardResource {
     @GET
     @Access(Access.Level.USER)
     public List<Map<String, Object>> list(@QueryParam("f") String f, @QueryParam("model_id") PosInt modelId) {
-        String filter = f == null ? "all" : f;
-        if (!FILTERS.contains(filter)) {
-            throw ApiException.withErrors(400, Map.of("f", "nullable enum of " + String.join(", ", FILTERS)),
-                    Map.of("f", List.of("should be either " + String.join(" or ", FILTERS.stream().map(x -> "\"" + x + "\"").toList())
-                            + ", received: \"" + filter + "\"")));
-        }
+        Body query = Body.of(io.quarry.web.Json.object().put("f", f));
+        String chosen = query.optEnum("f", FILTERS);
+        query.throwIfInvalid();
+        String filter = chosen == null ? "all" : chosen;
         Long model = modelId == null ? null : modelId.value();
         if (Set.of("database", "table", "using_model").contains(filter)) {
             if (model == null) {
