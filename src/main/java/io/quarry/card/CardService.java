@@ -333,9 +333,17 @@ public final class CardService implements Revertible {
      */
     public void move(List<Long> cardIds, Long collectionId, Caller caller) {
         requireCollectionWrite(caller, collectionId);
+        Set<Long> ids = new LinkedHashSet<>(cardIds);
+        Map<Long, Card> found = new HashMap<>();
+        db.run(session -> {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            for (Collection<Long> chunk : chunks(ids)) {
+                mapper.findCards(chunk).forEach(c -> found.put(c.id, c));
+            }
+        });
         List<Card> cards = new ArrayList<>();
-        for (Long id : new LinkedHashSet<>(cardIds)) {
-            Card card = require(id);
+        for (Long id : ids) {
+            Card card = Checks.found(found.get(id));
             if (!Objects.equals(card.collectionId, collectionId)) {
                 access.requireWrite(caller, card.collectionId);
                 cards.add(card);
@@ -346,8 +354,9 @@ public final class CardService implements Revertible {
         db.run(session -> {
             CardMapper mapper = session.getMapper(CardMapper.class);
             for (Card card : cards) {
-                Card before = mapper.findCard(card.id);
-                if (before.collectionPosition != null) {
+                if (card.collectionPosition != null) {
+                    // re-read: moving an earlier pinned card out of the same collection has shifted this one's pin
+                    Card before = mapper.findCard(card.id);
                     reconcile(mapper, before.collectionId, before.collectionPosition, null, card.id);
                     Integer max = mapper.maxPosition(collectionId);
                     card.collectionPosition = (max == null ? 0 : max) + 1;
