@@ -95,6 +95,7 @@ public final class ParameterValues {
         String needle = needle(query);
         Map<Long, Field> fields = new LinkedHashMap<>();
         Map<Long, Table> tables = new LinkedHashMap<>();
+        Set<Long> checkedDatabases = new java.util.HashSet<>();
         if (!fieldIds.isEmpty()) {
             db.run(session -> {
                 WarehouseMapper m = session.getMapper(WarehouseMapper.class);
@@ -106,15 +107,17 @@ public final class ParameterValues {
                 }
             });
         }
+        for (Table table : tables.values()) {
+            if (checkedDatabases.add(table.dbId) && !permissions.access(caller, table.dbId).canRunSaved()) {
+                throw ApiException.forbidden();
+            }
+        }
         List<Map<String, Object>> results = new ArrayList<>();
         for (Long fieldId : new java.util.LinkedHashSet<>(fieldIds)) {
             Field field = fields.get(fieldId);
             Table table = field == null ? null : tables.get(field.tableId);
             if (table == null) {
                 continue;
-            }
-            if (!permissions.access(caller, table.dbId).canRunSaved()) {
-                throw ApiException.forbidden();
             }
             results.add(valuesOf(table.dbId, field, needle, caller));
         }
