@@ -84,10 +84,7 @@ public final class CardExportResource {
 
     private Response export(long id, ExportFormat format, JsonNode parameters, ObjectNode options) {
         Card card = cards.requireReadable(id, caller);
-        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
-        if (parameters != null && !parameters.isNull()) {
-            request.set("parameters", parameters);
-        }
+        ObjectNode request = CardService.queryRequest(card, parameters);
         options.set("query", request);
         ExportRequest export = ExportRequest.fromJson(options);
         OffsetDateTime startedAt = OffsetDateTime.now(clock);

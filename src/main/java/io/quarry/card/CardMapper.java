@@ -10,6 +10,9 @@ public interface CardMapper {
 
     Card findCard(@Param("id") long id);
 
+    /** The cards with these ids (at most a chunk's worth), in no particular order; missing ids are left out. */
+    List<Card> findCards(@Param("ids") Collection<Long> ids);
+
     /** Cards of a type ({@code question}, {@code model}, {@code metric}) on a database, archived ones excluded. */
     long countCardsOfDatabase(@Param("databaseId") long databaseId, @Param("type") String type);
 

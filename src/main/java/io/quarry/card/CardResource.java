@@ -41,7 +41,7 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class CardResource {
-    static final List<String> FILTERS = List.of("archived", "table", "using_model", "bookmarked", "all", "mine", "database");
+    static final String[] FILTERS = {"archived", "table", "using_model", "bookmarked", "all", "mine", "database"};
 
     private final CardService cards;
     private final DatabaseService databases;
@@ -79,12 +79,10 @@ public final class CardResource {
     @GET
     @Access(Access.Level.USER)
     public List<Map<String, Object>> list(@QueryParam("f") String f, @QueryParam("model_id") PosInt modelId) {
-        String filter = f == null ? "all" : f;
-        if (!FILTERS.contains(filter)) {
-            throw ApiException.withErrors(400, Map.of("f", "nullable enum of " + String.join(", ", FILTERS)),
-                    Map.of("f", List.of("should be either " + String.join(" or ", FILTERS.stream().map(x -> "\"" + x + "\"").toList())
-                            + ", received: \"" + filter + "\"")));
-        }
+        Body query = Body.of(io.quarry.web.Json.object().put("f", f));
+        String chosen = query.optEnum("f", FILTERS);
+        query.throwIfInvalid();
+        String filter = chosen == null ? "all" : chosen;
         Long model = modelId == null ? null : modelId.value();
         if (Set.of("database", "table", "using_model").contains(filter)) {
             if (model == null) {
@@ -168,15 +166,7 @@ public final class CardResource {
     @Access(Access.Level.SUPERUSER)
     public List<Map<String, Object>> publicCards() {
         cards.requirePublicSharing();
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Card c : cards.publicCards()) {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("name", c.name);
-            v.put("id", c.id);
-            v.put("public_uuid", c.publicUuid);
-            out.add(v);
-        }
-        return out;
+        return summaries(cards.publicCards(), true);
     }
 
     /** Cards with {@code enable_embedding}: superusers, embedding enabled. */
@@ -185,11 +175,19 @@ public final class CardResource {
     @Access(Access.Level.SUPERUSER)
     public List<Map<String, Object>> embeddableCards() {
         cards.requireEmbedding();
+        return summaries(cards.embeddableCards(), false);
+    }
+
+    /** {@code {name, id}} of each card, and its {@code public_uuid} when asked. */
+    private static List<Map<String, Object>> summaries(List<Card> list, boolean withPublicUuid) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Card c : cards.embeddableCards()) {
+        for (Card c : list) {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("name", c.name);
             v.put("id", c.id);
+            if (withPublicUuid) {
+                v.put("public_uuid", c.publicUuid);
+            }
             out.add(v);
         }
         return out;
@@ -235,10 +233,7 @@ public final class CardResource {
         body.optBool("collection_preview");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
-        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
-        if (body.hasValue("parameters")) {
-            request.set("parameters", body.get("parameters"));
-        }
+        ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         QueryProcessor.Prepared prepared;
         try {
@@ -260,10 +255,7 @@ public final class CardResource {
         body.optBool("ignore_cache");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
-        ObjectNode request = (ObjectNode) CardService.parse(card.datasetQuery);
-        if (body.hasValue("parameters")) {
-            request.set("parameters", body.get("parameters"));
-        }
+        ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
         OffsetDateTime startedAt = OffsetDateTime.now(clock);
         io.quarry.qp.PivotQueries.Plan plan;
         try {

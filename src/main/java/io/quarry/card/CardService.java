@@ -159,10 +159,6 @@ public final class CardService implements Revertible {
         return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
     }
 
-    public Card find(long id) {
-        return db.with(CardMapper.class, m -> m.findCard(id));
-    }
-
     /** 404 for a missing card, 403 unless the caller may read its collection. */
     public Card requireReadable(long id, Caller caller) {
         Card card = require(id);
@@ -186,10 +182,6 @@ public final class CardService implements Revertible {
     /** What the caller may read, for filtering lists of cards. */
     public CollectionAccess.Visible visible(Caller caller) {
         return access.visible(caller);
-    }
-
-    public boolean canRead(Caller caller, Card card) {
-        return access.canRead(caller, card.collectionId);
     }
 
     /** {@code GET /api/card}: readable cards for one filter, ordered by name. */
@@ -247,9 +239,10 @@ public final class CardService implements Revertible {
         checkResultMetadata(body);
         body.throwIfInvalid();
 
-        Card before = requireWritable(id, caller);
         Card card = requireWritable(id, caller);
-        if (body.has("collection_id") && !Objects.equals(collectionId, before.collectionId)) {
+        Long beforeCollectionId = card.collectionId;
+        Integer beforePosition = card.collectionPosition;
+        if (body.has("collection_id") && !Objects.equals(collectionId, beforeCollectionId)) {
             requireCollectionWrite(caller, collectionId);
             card.collectionId = collectionId;
         }
@@ -316,12 +309,7 @@ public final class CardService implements Revertible {
         card.updatedAt = now();
         db.run(session -> {
             CardMapper mapper = session.getMapper(CardMapper.class);
-            if (!Objects.equals(before.collectionId, card.collectionId)) {
-                reconcile(mapper, before.collectionId, before.collectionPosition, null, card.id);
-                reconcile(mapper, card.collectionId, null, card.collectionPosition, card.id);
-            } else {
-                reconcile(mapper, card.collectionId, before.collectionPosition, card.collectionPosition, card.id);
-            }
+            reconcileMove(mapper, beforeCollectionId, beforePosition, card);
             mapper.updateCard(card);
             revisions.recordIfChanged(session, Revisions.CARD, card.id, caller.id(), revisionObject(card), null);
         });
@@ -345,9 +333,17 @@ public final class CardService implements Revertible {
      */
     public void move(List<Long> cardIds, Long collectionId, Caller caller) {
         requireCollectionWrite(caller, collectionId);
+        Set<Long> ids = new LinkedHashSet<>(cardIds);
+        Map<Long, Card> found = new HashMap<>();
+        db.run(session -> {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            for (Collection<Long> chunk : chunks(ids)) {
+                mapper.findCards(chunk).forEach(c -> found.put(c.id, c));
+            }
+        });
         List<Card> cards = new ArrayList<>();
-        for (Long id : new LinkedHashSet<>(cardIds)) {
-            Card card = require(id);
+        for (Long id : ids) {
+            Card card = Checks.found(found.get(id));
             if (!Objects.equals(card.collectionId, collectionId)) {
                 access.requireWrite(caller, card.collectionId);
                 cards.add(card);
@@ -358,8 +354,9 @@ public final class CardService implements Revertible {
         db.run(session -> {
             CardMapper mapper = session.getMapper(CardMapper.class);
             for (Card card : cards) {
-                Card before = mapper.findCard(card.id);
-                if (before.collectionPosition != null) {
+                if (card.collectionPosition != null) {
+                    // re-read: moving an earlier pinned card out of the same collection has shifted this one's pin
+                    Card before = mapper.findCard(card.id);
                     reconcile(mapper, before.collectionId, before.collectionPosition, null, card.id);
                     Integer max = mapper.maxPosition(collectionId);
                     card.collectionPosition = (max == null ? 0 : max) + 1;
@@ -431,15 +428,16 @@ public final class CardService implements Revertible {
     @Override
     public Map<String, Object> revert(SqlSession session, Caller caller, long id, Map<String, Object> object) {
         CardMapper mapper = session.getMapper(CardMapper.class);
-        Card before = Checks.found(mapper.findCard(id));
-        access.requireWrite(caller, before.collectionId);
-        Card card = mapper.findCard(id);
+        Card card = Checks.found(mapper.findCard(id));
+        access.requireWrite(caller, card.collectionId);
+        Long beforeCollectionId = card.collectionId;
+        Integer beforePosition = card.collectionPosition;
         JsonNode o = Json.MAPPER.valueToTree(object);
         if (o.has("collection_id")) {
             Long target = o.get("collection_id").isNumber() ? o.get("collection_id").asLong() : null;
-            if (!Objects.equals(target, before.collectionId)) {
+            if (!Objects.equals(target, beforeCollectionId)) {
                 if (target != null && mapper.findCollection(target) == null) {
-                    target = before.collectionId;
+                    target = beforeCollectionId;
                 } else {
                     access.requireWrite(caller, target);
                 }
@@ -502,12 +500,7 @@ public final class CardService implements Revertible {
             card.cacheTtl = o.get("cache_ttl").isNumber() ? o.get("cache_ttl").asInt() : null;
         }
         card.updatedAt = now();
-        if (!Objects.equals(before.collectionId, card.collectionId)) {
-            reconcile(mapper, before.collectionId, before.collectionPosition, null, id);
-            reconcile(mapper, card.collectionId, null, card.collectionPosition, id);
-        } else {
-            reconcile(mapper, card.collectionId, before.collectionPosition, card.collectionPosition, id);
-        }
+        reconcileMove(mapper, beforeCollectionId, beforePosition, card);
         mapper.updateCard(card);
         return revisionObject(card);
     }
@@ -533,6 +526,15 @@ public final class CardService implements Revertible {
         }
         return new io.quarry.qp.mbql.MbqlReferences.CardQuery(card.databaseId,
                 Json.MAPPER.convertValue(parse(card.datasetQuery), Map.class));
+    }
+
+    /** The card's stored query as a request to run, with the caller's {@code parameters} unless absent or null. */
+    static ObjectNode queryRequest(Card card, JsonNode parameters) {
+        ObjectNode request = (ObjectNode) parse(card.datasetQuery);
+        if (parameters != null && !parameters.isNull() && !parameters.isMissingNode()) {
+            request.set("parameters", parameters);
+        }
+        return request;
     }
 
     /** Live cards of a type on a database (for {@code usage_info}). */
@@ -851,6 +853,16 @@ public final class CardService implements Revertible {
         } else {
             mapper.shiftCardPositions(collectionId, to, from - 1, 1, cardId);
             mapper.shiftDashboardPositions(collectionId, to, from - 1, 1);
+        }
+    }
+
+    /** Keeps both collections' pins dense when a card goes from (collection, position) to its current ones. */
+    private static void reconcileMove(CardMapper mapper, Long fromCollectionId, Integer fromPosition, Card card) {
+        if (!Objects.equals(fromCollectionId, card.collectionId)) {
+            reconcile(mapper, fromCollectionId, fromPosition, null, card.id);
+            reconcile(mapper, card.collectionId, null, card.collectionPosition, card.id);
+        } else {
+            reconcile(mapper, card.collectionId, fromPosition, card.collectionPosition, card.id);
         }
     }
 

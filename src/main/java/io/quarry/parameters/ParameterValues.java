@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The possible values of a parameter (card or dashboard filter), shared by both: a static list, the values of one or
@@ -92,15 +93,31 @@ public final class ParameterValues {
      */
     public Map<String, Object> ofFields(Collection<Long> fieldIds, String query, Caller caller) {
         String needle = needle(query);
+        Map<Long, Field> fields = new LinkedHashMap<>();
+        Map<Long, Table> tables = new LinkedHashMap<>();
+        Set<Long> checkedDatabases = new java.util.HashSet<>();
+        if (!fieldIds.isEmpty()) {
+            db.run(session -> {
+                WarehouseMapper m = session.getMapper(WarehouseMapper.class);
+                m.listFieldsByIds(new java.util.LinkedHashSet<>(fieldIds)).forEach(f -> fields.put(f.id, f));
+                if (!fields.isEmpty()) {
+                    Set<Long> tableIds = new java.util.LinkedHashSet<>();
+                    fields.values().forEach(f -> tableIds.add(f.tableId));
+                    m.listTablesByIds(tableIds).forEach(t -> tables.put(t.id, t));
+                }
+            });
+        }
+        for (Table table : tables.values()) {
+            if (checkedDatabases.add(table.dbId) && !permissions.access(caller, table.dbId).canRunSaved()) {
+                throw ApiException.forbidden();
+            }
+        }
         List<Map<String, Object>> results = new ArrayList<>();
         for (Long fieldId : new java.util.LinkedHashSet<>(fieldIds)) {
-            Field field = db.with(WarehouseMapper.class, m -> m.findField(fieldId));
-            Table table = field == null ? null : db.with(WarehouseMapper.class, m -> m.findTable(field.tableId));
+            Field field = fields.get(fieldId);
+            Table table = field == null ? null : tables.get(field.tableId);
             if (table == null) {
                 continue;
-            }
-            if (!permissions.access(caller, table.dbId).canRunSaved()) {
-                throw ApiException.forbidden();
             }
             results.add(valuesOf(table.dbId, field, needle, caller));
         }

@@ -4,6 +4,7 @@ import io.quarry.web.Json;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,14 +100,21 @@ public final class Revisions {
     public List<Map<String, Object>> details(SqlSession session, String model, long id) {
         List<Revision> history = history(session, model, id);
         List<Map<String, Object>> out = new ArrayList<>();
+        Map<Long, RevisionUser> authors = new HashMap<>();
         for (int i = 0; i < history.size(); i++) {
-            out.add(detail(session, model, history.get(i), i + 1 < history.size() ? history.get(i + 1) : null));
+            out.add(detail(session, model, history.get(i), i + 1 < history.size() ? history.get(i + 1) : null, authors));
         }
         return out;
     }
 
     /** One revision with its diff against {@code previous}, description and author. */
     public Map<String, Object> detail(SqlSession session, String model, Revision revision, Revision previous) {
+        return detail(session, model, revision, previous, new HashMap<>());
+    }
+
+    /** {@code authors}: users already read in this request, so a history reads each author once. */
+    private Map<String, Object> detail(SqlSession session, String model, Revision revision, Revision previous,
+                                       Map<Long, RevisionUser> authors) {
         RevisionMapper mapper = session.getMapper(RevisionMapper.class);
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("id", revision.id);
@@ -129,7 +137,7 @@ public final class Revisions {
         }
         view.put("description", changes.isEmpty() ? "created a revision with no change." : RevisionDiff.sentence(changes));
         view.put("has_multiple_changes", changes.size() > 1);
-        RevisionUser user = mapper.findRevisionUser(revision.userId);
+        RevisionUser user = revision.userId == null ? null : authors.computeIfAbsent(revision.userId, mapper::findRevisionUser);
         Map<String, Object> u = new LinkedHashMap<>();
         if (user != null) {
             u.put("id", user.id);

@@ -259,6 +259,20 @@ class CardCrudIT {
     }
 
     @Test
+    void movingSeveralPinnedCardsKeepsBothCollectionsDense() {
+        long source = t.collection("Pins source");
+        long target = t.collection("Pins target");
+        long p1 = t.create(admin, t.with(t.nativeCard("Pin 1", "SELECT 1"), "collection_id", source, "collection_position", 1));
+        long p2 = t.create(admin, t.with(t.nativeCard("Pin 2", "SELECT 1"), "collection_id", source, "collection_position", 2));
+        long p3 = t.create(admin, t.with(t.nativeCard("Pin 3", "SELECT 1"), "collection_id", source, "collection_position", 3));
+        admin.post(200, "card/collections", Map.of("card_ids", List.of(p2, p1), "collection_id", target));
+        assertEquals(1, admin.get(200, "card/" + p1).json().get("collection_position").asInt());
+        assertEquals(2, admin.get(200, "card/" + p2).json().get("collection_position").asInt());
+        assertEquals(target, admin.get(200, "card/" + p2).json().get("collection_id").asLong());
+        assertEquals(1, admin.get(200, "card/" + p3).json().get("collection_position").asInt(), "the source's pins close up");
+    }
+
+    @Test
     void pinningKeepsPositionsDense() {
         long coll = t.collection("Pins");
         long first = t.create(admin, t.with(t.nativeCard("Pin 1", "SELECT 1"), "collection_id", coll, "collection_position", 1));

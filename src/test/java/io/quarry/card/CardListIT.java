@@ -102,6 +102,8 @@ class CardListIT {
         JsonNode badF = admin.get(400, "card", "f", "popular").json();
         assertEquals("nullable enum of archived, table, using_model, bookmarked, all, mine, database",
                 badF.get("errors").get("f").asText());
+        assertEquals("should be either \"archived\" or \"table\" or \"using_model\" or \"bookmarked\" or \"all\" or \"mine\" "
+                + "or \"database\", received: \"popular\"", badF.get("specific-errors").get("f").get(0).asText());
     }
 
     @Test
