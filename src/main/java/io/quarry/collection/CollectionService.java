@@ -192,11 +192,16 @@ public final class CollectionService {
 
     /** can_restore, knowing whether the collection it would go back to is archived itself. */
     boolean canRestore(CollectionRow c, Rights rights) {
+        return canRestore(c, rights, this::find);
+    }
+
+    /** The same, finding the parent with {@code parents} (a map already read, in lists). */
+    static boolean canRestore(CollectionRow c, Rights rights, java.util.function.Function<Long, CollectionRow> parents) {
         if (!c.archived || !Boolean.TRUE.equals(c.archivedDirectly) || !rights.canWrite(c.id) || !rights.canWrite(c.parentId())) {
             return false;
         }
         Long parentId = c.parentId();
-        CollectionRow parent = parentId == null ? null : find(parentId);
+        CollectionRow parent = parentId == null ? null : parents.apply(parentId);
         return parentId == null || (parent != null && !parent.archived);
     }
 
