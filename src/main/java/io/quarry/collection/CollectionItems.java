@@ -131,11 +131,11 @@ public final class CollectionItems {
                 types = ContentTypes.forListed(m, ns, listed, rights.visible().all(),
                         trash || "/".equals(childLocation) ? null : childLocation, rights::canRead);
             }
-            Map<Long, CollectionRow> origins = trash ? origins(m, rows) : Map.of();
+            Map<Long, CollectionRow> related = related(m, rows, trash, children);
             List<Map<String, Object>> data = new ArrayList<>();
             if (!(paging.paged() && paging.limit() == 0)) {
                 for (ItemRow row : rows) {
-                    data.add(view(row, parent, children, rights, types, trash, origins));
+                    data.add(view(row, parent, children, rights, types, trash, related));
                 }
             }
             out.put("total", total);
@@ -168,12 +168,20 @@ public final class CollectionItems {
         return out;
     }
 
-    /** The collections the Trash's cards and dashboards were archived from. */
-    private static Map<Long, CollectionRow> origins(CollectionMapper m, List<ItemRow> rows) {
+    /**
+     * In one query: the collections the Trash's cards and dashboards were archived from, and the parents of the
+     * listed archived collections (their can_restore depends on them).
+     */
+    private static Map<Long, CollectionRow> related(CollectionMapper m, List<ItemRow> rows, boolean trash,
+                                                    Map<Long, CollectionRow> children) {
         Set<Long> ids = new HashSet<>();
         for (ItemRow r : rows) {
-            if (r.originCollectionId != null) {
+            if (trash && r.originCollectionId != null) {
                 ids.add(r.originCollectionId);
+            }
+            CollectionRow c = "collection".equals(r.model) ? children.get(r.id) : null;
+            if (c != null && c.archived && c.parentId() != null) {
+                ids.add(c.parentId());
             }
         }
         Map<Long, CollectionRow> out = new HashMap<>();
@@ -229,14 +237,14 @@ public final class CollectionItems {
 
     private Map<String, Object> view(ItemRow r, CollectionRow parent, Map<Long, CollectionRow> children,
                                      CollectionService.Rights rights, ContentTypes types, boolean trash,
-                                     Map<Long, CollectionRow> origins) {
+                                     Map<Long, CollectionRow> related) {
         Long parentId = parent == null ? null : parent.id;
         // rights on a card or dashboard are those of the collection it really sits in (for the Trash: its origin)
         Long home = trash ? r.originCollectionId : parentId;
         boolean canWriteHere = rights.canWrite(home);
         boolean archivedItem = Boolean.TRUE.equals(r.archived);
         // back to where it was: only what was archived directly (in the Trash), into a live collection
-        CollectionRow origin = home == null ? null : trash ? origins.get(home) : parent;
+        CollectionRow origin = home == null ? null : trash ? related.get(home) : parent;
         boolean canRestore = trash && archivedItem && canWriteHere && (home == null || (origin != null && !origin.archived));
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", r.id);
@@ -285,7 +293,7 @@ public final class CollectionItems {
                 }
                 boolean canWrite = rights.canWrite(r.id);
                 v.put("can_write", canWrite);
-                v.put("can_restore", c != null && collections.canRestore(c, rights));
+                v.put("can_restore", c != null && CollectionService.canRestore(c, rights, related::get));
                 v.put("can_delete", false);
                 if (types != null) {
                     types.annotate(r.id, v);

@@ -10,9 +10,15 @@ public interface CollectionPermissionMapper {
 
     List<Grant> grantsOfUser(@Param("userId") long userId);
 
+    /** The perms ({@code read}/{@code write}) a user's groups have on one collection. */
+    List<String> permsOfUserOn(@Param("userId") long userId, @Param("collectionId") long collectionId);
+
     /** A collection's id, location and personal owner. */
     record Placed(Long id, String location, Long personalOwnerId) {
     }
+
+    /** One collection's placement, or null when there is no such collection. */
+    Placed placed(@Param("id") long id);
 
     /** Every personal collection (one per user). */
     List<Placed> personalCollections();

@@ -192,11 +192,16 @@ public final class CollectionService {
 
     /** can_restore, knowing whether the collection it would go back to is archived itself. */
     boolean canRestore(CollectionRow c, Rights rights) {
+        return canRestore(c, rights, this::find);
+    }
+
+    /** The same, finding the parent with {@code parents} (a map already read, in lists). */
+    static boolean canRestore(CollectionRow c, Rights rights, java.util.function.Function<Long, CollectionRow> parents) {
         if (!c.archived || !Boolean.TRUE.equals(c.archivedDirectly) || !rights.canWrite(c.id) || !rights.canWrite(c.parentId())) {
             return false;
         }
         Long parentId = c.parentId();
-        CollectionRow parent = parentId == null ? null : find(parentId);
+        CollectionRow parent = parentId == null ? null : parents.apply(parentId);
         return parentId == null || (parent != null && !parent.archived);
     }
 
@@ -283,12 +288,7 @@ public final class CollectionService {
         String ns = normalizeNamespace(namespace);
         Rights rights = rights(caller, ns);
         List<CollectionRow> rows = db.with(CollectionMapper.class, m -> m.listCollections(ns, archived, personalOnly));
-        Set<Long> othersPersonal = new HashSet<>();
-        for (CollectionRow c : rows) {
-            if (c.personalOwnerId != null && !caller.is(c.personalOwnerId)) {
-                othersPersonal.add(c.id);
-            }
-        }
+        java.util.function.Predicate<CollectionRow> othersPersonal = othersPersonal(caller, rows);
         List<Map<String, Object>> out = new ArrayList<>();
         if (!archived && !personalOnly && rights.rootRead()) {
             Map<String, Object> root = root(ns, rights);
@@ -301,8 +301,7 @@ public final class CollectionService {
             if (!rights.canRead(c.id)) {
                 continue;
             }
-            if (excludeOtherUsers && (othersPersonal.contains(c.id)
-                    || (c.ancestorIds().length > 0 && othersPersonal.contains(c.ancestorIds()[0])))) {
+            if (excludeOtherUsers && othersPersonal.test(c)) {
                 continue;
             }
             out.add(view(c, rights));
@@ -315,6 +314,20 @@ public final class CollectionService {
             }
         }
         return out;
+    }
+
+    /** Whether a collection of {@code rows} is another user's personal collection or lies below one of {@code rows}. */
+    static java.util.function.Predicate<CollectionRow> othersPersonal(Caller caller, List<CollectionRow> rows) {
+        Set<Long> others = new HashSet<>();
+        for (CollectionRow c : rows) {
+            if (c.personalOwnerId != null && !caller.is(c.personalOwnerId)) {
+                others.add(c.id);
+            }
+        }
+        return c -> {
+            long[] ids = c.ancestorIds();
+            return others.contains(c.id) || (ids.length > 0 && others.contains(ids[0]));
+        };
     }
 
     /** {@code GET /api/collection/trash}: the Trash with the standard details. */

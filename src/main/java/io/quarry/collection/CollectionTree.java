@@ -3,11 +3,9 @@ package io.quarry.collection;
 import io.quarry.appdb.Db;
 import io.quarry.web.security.Caller;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code GET /api/collection/tree}: the readable collections of a namespace as a tree. A readable collection below
@@ -31,19 +29,13 @@ public final class CollectionTree {
         return db.tx(session -> {
             CollectionMapper m = session.getMapper(CollectionMapper.class);
             List<CollectionRow> rows = m.listCollections(ns, excludeArchived ? Boolean.FALSE : null, false);
-            Set<Long> othersPersonal = new HashSet<>();
-            for (CollectionRow c : rows) {
-                if (c.personalOwnerId != null && !caller.is(c.personalOwnerId)) {
-                    othersPersonal.add(c.id);
-                }
-            }
+            java.util.function.Predicate<CollectionRow> othersPersonal = CollectionService.othersPersonal(caller, rows);
             Map<Long, CollectionRow> kept = new LinkedHashMap<>();
             for (CollectionRow c : rows) {
                 if (!rights.canRead(c.id)) {
                     continue;
                 }
-                long[] ids = c.ancestorIds();
-                if (excludeOtherUsers && (othersPersonal.contains(c.id) || (ids.length > 0 && othersPersonal.contains(ids[0])))) {
+                if (excludeOtherUsers && othersPersonal.test(c)) {
                     continue;
                 }
                 kept.put(c.id, c);

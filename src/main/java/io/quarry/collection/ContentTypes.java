@@ -92,9 +92,7 @@ final class ContentTypes {
         for (int i = 0; i < ids.size(); i += 500) {
             List<Long> chunk = ids.subList(i, Math.min(ids.size(), i + 500));
             for (CollectionMapper.KindsRow row : m.cardKinds(namespace, chunk)) {
-                int kinds = row.kinds();
-                t.add(row.collectionId(), ((kinds & 1) != 0 ? CARD : 0) | ((kinds & 2) != 0 ? DATASET : 0)
-                        | ((kinds & 4) != 0 ? METRIC : 0));
+                t.add(row.collectionId(), fromSql(row.kinds()));
             }
             for (Long id : m.dashboardCollections(chunk)) {
                 t.add(id, DASHBOARD);
@@ -115,8 +113,7 @@ final class ContentTypes {
             }
             for (CollectionMapper.KindsRow row : rows) {
                 int k = row.kinds();
-                int below = ((k & 1) != 0 ? CARD : 0) | ((k & 2) != 0 ? DATASET : 0) | ((k & 4) != 0 ? METRIC : 0)
-                        | ((k & 8) != 0 ? DASHBOARD : 0) | ((k & 16) != 0 ? SNIPPET : 0);
+                int below = fromSql(k);
                 if (readsAll) {
                     // every collection is readable: a child's nearest readable ancestor is its parent
                     below |= (k & 32) != 0 ? COLLECTION : 0;
@@ -189,9 +186,7 @@ final class ContentTypes {
         for (List<Long> chunk : chunks) {
             for (CollectionMapper.KindsRow row : m.cardKinds(namespace, chunk)) {
                 if (nodes.containsKey(row.collectionId())) {
-                    int kinds = row.kinds();
-                    t.add(row.collectionId(), ((kinds & 1) != 0 ? CARD : 0) | ((kinds & 2) != 0 ? DATASET : 0)
-                            | ((kinds & 4) != 0 ? METRIC : 0));
+                    t.add(row.collectionId(), fromSql(row.kinds()));
                 }
             }
             for (Long id : m.dashboardCollections(chunk)) {
@@ -231,7 +226,16 @@ final class ContentTypes {
         return t;
     }
 
-    private void add(Long id, int kind) {
+    /**
+     * The mapper's masks (1 question, 2 model, 4 metric, 8 dashboard, 16 snippet; higher bits are about collections)
+     * as this class's bits.
+     */
+    private static int fromSql(int k) {
+        return ((k & 1) != 0 ? CARD : 0) | ((k & 2) != 0 ? DATASET : 0) | ((k & 4) != 0 ? METRIC : 0)
+                | ((k & 8) != 0 ? DASHBOARD : 0) | ((k & 16) != 0 ? SNIPPET : 0);
+    }
+
+        private void add(Long id, int kind) {
         here.merge(id, kind, (a, b) -> a | b);
     }
 

@@ -30,14 +30,6 @@ public final class ItemQuery {
     /** With {@link #trash}: whether things archived from the Root count. */
     public boolean rootWritable;
 
-    public boolean pinnedOnly() {
-        return "is_pinned".equals(pinnedState);
-    }
-
-    public boolean unpinnedOnly() {
-        return "is_not_pinned".equals(pinnedState);
-    }
-
     public boolean hasChildren() {
         return childIds != null && !childIds.isEmpty();
     }

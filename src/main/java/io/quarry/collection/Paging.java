@@ -10,17 +10,17 @@ import java.util.Map;
  * {@code limit} / {@code offset} as Metabase's paging middleware reads them: neither sent = not paged; either sent =
  * the other defaults (limit 50, offset 0); each a non-negative integer, else a 400 naming it.
  */
-record Paging(Integer limit, Integer offset) {
-    static final Paging NONE = new Paging(null, null);
+public record Paging(Integer limit, Integer offset) {
+    public static final Paging NONE = new Paging(null, null);
 
-    static Paging of(String limit, String offset) {
+    public static Paging of(String limit, String offset) {
         if (limit == null && offset == null) {
             return NONE;
         }
         return new Paging(limit == null ? 50 : parse("limit", limit), offset == null ? 0 : parse("offset", offset));
     }
 
-    boolean paged() {
+    public boolean paged() {
         return limit != null;
     }
 

@@ -7,11 +7,13 @@ import io.quarry.web.error.ApiException;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -237,11 +239,14 @@ public final class DataPermissionGraph {
     /** Reads and checks the groups part; every problem is recorded (path: message). */
     private static List<Change> parse(DataPermissionMapper mapper, JsonNode groups, List<Long> groupIds, List<String> problems) {
         List<Change> changes = new ArrayList<>();
+        // the known ids read once, not one existence query per group and per group × database of the payload
+        Set<Long> knownGroups = new HashSet<>(mapper.groupIds());
+        Set<Long> knownDatabases = new HashSet<>(mapper.databaseIds());
         Iterator<Map.Entry<String, JsonNode>> groupEntries = groups.fields();
         while (groupEntries.hasNext()) {
             Map.Entry<String, JsonNode> groupEntry = groupEntries.next();
             Long groupId = positiveId(groupEntry.getKey());
-            if (groupId == null || !mapper.groupExists(groupId)) {
+            if (groupId == null || !knownGroups.contains(groupId)) {
                 problems.add(groupEntry.getKey() + ": not the id of a permissions group");
                 continue;
             }
@@ -255,7 +260,7 @@ public final class DataPermissionGraph {
                 Map.Entry<String, JsonNode> dbEntry = dbEntries.next();
                 String path = groupEntry.getKey() + "." + dbEntry.getKey();
                 Long dbId = positiveId(dbEntry.getKey());
-                if (dbId == null || !mapper.databaseExists(dbId)) {
+                if (dbId == null || !knownDatabases.contains(dbId)) {
                     problems.add(path + ": not the id of a database");
                     continue;
                 }

@@ -1,8 +1,8 @@
 package io.quarry.search;
 
+import io.quarry.collection.Paging;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.BoolStr;
-import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
 import io.quarry.web.security.Caller;
@@ -12,7 +12,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +21,6 @@ import java.util.Set;
 @Path("search")
 @Produces(MediaType.APPLICATION_JSON)
 public final class SearchResource {
-    static final int DEFAULT_LIMIT = 50;
-
     private final SearchService search;
     private final Caller caller;
 
@@ -61,27 +58,9 @@ public final class SearchResource {
                         Map.of("created_by", List.of("should be a positive int, received: \"" + c + "\"")));
             }
         }
-        Integer pageLimit = null;
-        Integer pageOffset = null;
-        if (limit != null || offset != null) {
-            pageLimit = limit == null ? DEFAULT_LIMIT : paging("limit", limit);
-            pageOffset = offset == null ? 0 : paging("offset", offset);
-        }
+        Paging paging = Paging.of(limit, offset);
         return search.search(caller, new SearchService.Request(q, wanted, BoolStr.orDefault(archived, false),
                 collection == null ? null : collection.value(), tableDbId == null ? null : tableDbId.value(),
-                creators, pageLimit, pageOffset));
-    }
-
-    /** Metabase's paging middleware: a non-negative integer, else 400 naming the parameter. */
-    private static int paging(String name, String raw) {
-        try {
-            return Integer.parseUnsignedInt(raw.trim());
-        } catch (NumberFormatException e) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("errors", Map.of(name, ParamRule.NON_NEGATIVE_INT.message(true)));
-            body.put("specific-errors", Map.of(name, List.of(ParamRule.NON_NEGATIVE_INT.specific(raw))));
-            body.put("message", "Error parsing paging parameters: " + e.getMessage());
-            throw new ApiException(400, "Invalid field: " + name, body);
-        }
+                creators, paging.limit(), paging.offset()));
     }
 }

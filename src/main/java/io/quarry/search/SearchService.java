@@ -55,6 +55,9 @@ public final class SearchService {
         CollectionAccess.Visible visible = collections.visible(caller);
         Map<Long, DataPermissions.Access> access = dataPermissions.accessAll(caller);
         boolean superuser = caller.superuser();
+        // the snippets Root right, read once (not once per snippet found there)
+        boolean snippetRoot = !superuser && wanted.contains("snippet")
+                && collections.rootLevel(caller, SNIPPETS) != CollectionAccess.Level.NONE;
 
         List<SearchRow> rows = new ArrayList<>();
         Map<Long, SearchRow> allCollections = new HashMap<>();
@@ -91,7 +94,7 @@ public final class SearchService {
             if (!wanted.contains(model) || !matchesFilters(row, model, request, allCollections)) {
                 continue;
             }
-            if (!visible(row, model, caller, visible, access, superuser)) {
+            if (!visible(row, model, visible, access, superuser, snippetRoot)) {
                 continue;
             }
             String name = "table".equals(model) && row.displayName != null ? row.displayName : row.name;
@@ -202,8 +205,8 @@ public final class SearchService {
         return true;
     }
 
-    private boolean visible(SearchRow row, String model, Caller caller, CollectionAccess.Visible visible,
-                            Map<Long, DataPermissions.Access> access, boolean superuser) {
+    private static boolean visible(SearchRow row, String model, CollectionAccess.Visible visible,
+                                   Map<Long, DataPermissions.Access> access, boolean superuser, boolean snippetRoot) {
         if (superuser) {
             return true;
         }
@@ -211,7 +214,7 @@ public final class SearchService {
             case "card", "dataset", "metric", "dashboard" -> visible.canRead(row.collectionId);
             case "collection" -> visible.canRead(row.id);
             case "snippet" -> row.collectionId == null
-                    ? collections.rootLevel(caller, SNIPPETS) != CollectionAccess.Level.NONE
+                    ? snippetRoot
                     : visible.canRead(row.collectionId);
             case "table", "segment", "database" -> {
                 DataPermissions.Access a = access.get(row.databaseId);

@@ -142,6 +142,15 @@ class CollectionIT {
         bob.api().get(403, "collection/" + inside);
         JsonNode insideView = ann.api().get(200, "collection/" + inside).json();
         assertTrue(insideView.get("is_personal").asBoolean());
+        // content nested in a personal collection is the owner's alone, even when a graph row says otherwise
+        long draft = CollectionSupport.card(server, dbId, "Draft card", inside, "question", null);
+        ann.api().get(200, "card/" + draft);
+        bob.api().get(403, "card/" + draft);
+        CollectionSupport.sql(server, "INSERT INTO collection_permission (group_id, collection_id, perm) VALUES (1, ?, 'write')",
+                inside);
+        assertEquals("You don't have permissions to do that.", bob.api().get(403, "card/" + draft).body());
+        bob.api().get(403, "collection/" + inside);
+        ann.api().get(200, "card/" + draft);
     }
 
     @Test

@@ -207,8 +207,17 @@ class SearchIT {
         assertEquals(1, page.get("offset").asInt());
         JsonNode unpaged = admin.get(200, "search", "q", "orders", "models", "card").json();
         assertTrue(unpaged.get("limit").isNull());
+        assertTrue(unpaged.get("offset").isNull());
+        // either one sent: the other takes its default (limit 50, offset 0)
+        JsonNode limitOnly = admin.get(200, "search", "q", "orders", "models", "card", "limit", 1).json();
+        assertEquals(1, limitOnly.get("limit").asInt());
+        assertEquals(0, limitOnly.get("offset").asInt());
+        JsonNode offsetOnly = admin.get(200, "search", "q", "orders", "models", "card", "offset", 5).json();
+        assertEquals(50, offsetOnly.get("limit").asInt());
+        assertEquals(1, offsetOnly.get("data").size());
         JsonNode badLimit = admin.get(400, "search", "limit", "abc").json();
         assertTrue(badLimit.get("errors").has("limit"));
+        assertTrue(badLimit.get("message").asText().startsWith("Error parsing paging parameters"));
         assertTrue(admin.get(400, "search", "offset", "-1").json().get("errors").has("offset"));
     }
 
