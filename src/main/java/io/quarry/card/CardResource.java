@@ -9,6 +9,7 @@ import io.quarry.qp.QueryResponses;
 import io.quarry.qp.SavedQueryResponse;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
+import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import io.quarry.web.security.Caller;
 import jakarta.inject.Inject;
@@ -79,9 +80,7 @@ public final class CardResource {
     @GET
     @Access(Access.Level.USER)
     public List<Map<String, Object>> list(@QueryParam("f") String f, @QueryParam("model_id") PosInt modelId) {
-        Body query = Body.of(io.quarry.web.Json.object().put("f", f));
-        String chosen = query.optEnum("f", FILTERS);
-        query.throwIfInvalid();
+        String chosen = Validation.optEnum("f", f, FILTERS);
         String filter = chosen == null ? "all" : chosen;
         Long model = modelId == null ? null : modelId.value();
         if (Set.of("database", "table", "using_model").contains(filter)) {

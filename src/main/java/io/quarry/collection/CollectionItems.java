@@ -1,5 +1,6 @@
 package io.quarry.collection;
 
+import io.quarry.web.param.Paging;
 import io.quarry.appdb.Db;
 import io.quarry.web.error.Checks;
 import io.quarry.web.security.Caller;

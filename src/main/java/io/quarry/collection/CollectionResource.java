@@ -1,5 +1,7 @@
 package io.quarry.collection;
 
+import io.quarry.web.param.Paging;
+import io.quarry.web.param.Validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.BoolStr;
@@ -158,33 +160,12 @@ public final class CollectionResource {
 
     private static CollectionItems.Request request(List<String> models, BoolStr archived, String pinnedState, String sortColumn,
                                                    String sortDirection, String limit, String offset) {
-        Set<String> wanted = new LinkedHashSet<>();
-        if (models != null) {
-            for (String model : models) {
-                if (!CollectionItems.PARAM_VALUES.contains(model)) {
-                    throw invalidEnum("models", "nullable vector of enum of " + String.join(", ", CollectionItems.PARAM_VALUES),
-                            model, CollectionItems.PARAM_VALUES);
-                }
-                wanted.add(model);
-            }
-        }
-        checkEnum("pinned_state", pinnedState, List.of("all", "is_pinned", "is_not_pinned"));
-        checkEnum("sort_column", sortColumn, List.of("name", "last_edited_at", "last_edited_by", "model"));
-        checkEnum("sort_direction", sortDirection, List.of("asc", "desc"));
+        Set<String> wanted = new LinkedHashSet<>(Validation.optEnumVector("models", models, CollectionItems.PARAM_VALUES));
+        Validation.optEnum("pinned_state", pinnedState, "all", "is_pinned", "is_not_pinned");
+        Validation.optEnum("sort_column", sortColumn, "name", "last_edited_at", "last_edited_by", "model");
+        Validation.optEnum("sort_direction", sortDirection, "asc", "desc");
         Paging paging = Paging.of(limit, offset);
         return new CollectionItems.Request(wanted, BoolStr.orDefault(archived, false), pinnedState, sortColumn, sortDirection,
                 paging);
-    }
-
-    private static void checkEnum(String name, String value, List<String> allowed) {
-        if (value != null && !allowed.contains(value)) {
-            throw invalidEnum(name, "nullable enum of " + String.join(", ", allowed), value, allowed);
-        }
-    }
-
-    private static ApiException invalidEnum(String name, String message, String received, List<String> allowed) {
-        return ApiException.withErrors(400, Map.of(name, message), Map.of(name, List.of(
-                "should be either " + String.join(" or ", allowed.stream().map(a -> "\"" + a + "\"").toList())
-                        + ", received: \"" + received + "\"")));
     }
 }

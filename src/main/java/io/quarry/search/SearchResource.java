@@ -1,6 +1,7 @@
 package io.quarry.search;
 
-import io.quarry.collection.Paging;
+import io.quarry.web.param.Paging;
+import io.quarry.web.param.Validation;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
@@ -36,15 +37,7 @@ public final class SearchResource {
                                       @QueryParam("archived") BoolStr archived, @QueryParam("collection") PosInt collection,
                                       @QueryParam("table_db_id") PosInt tableDbId, @QueryParam("created_by") List<String> createdBy,
                                       @QueryParam("limit") String limit, @QueryParam("offset") String offset) {
-        Set<String> wanted = new LinkedHashSet<>();
-        for (String m : models == null ? List.<String>of() : models) {
-            if (!SearchService.MODELS.contains(m)) {
-                throw ApiException.withErrors(400,
-                        Map.of("models", "nullable vector of enum of " + String.join(", ", SearchService.MODELS)),
-                        Map.of("models", List.of("should be either " + String.join(", ", SearchService.MODELS) + ", received: \"" + m + "\"")));
-            }
-            wanted.add(m);
-        }
+        Set<String> wanted = new LinkedHashSet<>(Validation.optEnumVector("models", models, SearchService.MODELS));
         Set<Long> creators = new LinkedHashSet<>();
         for (String c : createdBy == null ? List.<String>of() : createdBy) {
             try {

@@ -1,5 +1,6 @@
 package io.quarry.timeline;
 
+import io.quarry.web.param.Validation;
 import io.quarry.web.error.ApiException;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -14,10 +15,7 @@ final class TimelineParams {
         if (include == null || include.isEmpty()) {
             return false;
         }
-        if (!include.equals("events")) {
-            throw ApiException.withErrors(400, Map.of("include", "nullable enum of events"),
-                    Map.of("include", List.of("should be either \"events\", received: \"" + include + "\"")));
-        }
+        Validation.optEnum("include", include, "events");
         return true;
     }
 

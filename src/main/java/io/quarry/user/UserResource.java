@@ -1,5 +1,6 @@
 package io.quarry.user;
 
+import io.quarry.web.param.Paging;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionResource;

@@ -130,10 +130,7 @@ public final class DatabaseMetadataResource {
     public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("include") String include,
                                    @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel,
                                    @QueryParam("exclude_uneditable_details") BoolStr excludeUneditableDetails) {
-        if (include != null && !include.equals("tables") && !include.equals("tables.fields")) {
-            throw ApiException.withErrors(400, Map.of("include", "nullable enum of tables, tables.fields"),
-                    Map.of("include", List.of("should be either \"tables\" or \"tables.fields\", received: \"" + include + "\"")));
-        }
+        Validation.optEnum("include", include, "tables", "tables.fields");
         Database database = databases.require(id.value());
         if (BoolStr.orDefault(excludeUneditableDetails, false)) {
             Checks.permitted(caller.superuser()); // only those who may edit the details

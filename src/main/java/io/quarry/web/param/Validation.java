@@ -61,4 +61,33 @@ public final class Validation {
         }
         return value;
     }
+
+    /**
+     * An optional enum query parameter: null when absent, else one of {@code allowed} — otherwise the same 400 as
+     * {@link Body#optEnum} gives for a body key ("nullable enum of a, b").
+     */
+    public static String optEnum(String name, String value, String... allowed) {
+        if (value == null) {
+            return null;
+        }
+        Body query = Body.of(io.quarry.web.Json.object().put(name, value));
+        String chosen = query.optEnum(name, allowed);
+        query.throwIfInvalid();
+        return chosen;
+    }
+
+    /** A repeated enum query parameter ({@code models=card&models=dashboard}): each value one of {@code allowed}. */
+    public static List<String> optEnumVector(String name, List<String> values, List<String> allowed) {
+        if (values == null) {
+            return List.of();
+        }
+        for (String value : values) {
+            if (!allowed.contains(value)) {
+                throw ApiException.withErrors(400, Map.of(name, "nullable vector of enum of " + String.join(", ", allowed)),
+                        Map.of(name, List.of("should be either " + String.join(" or ", allowed.stream().map(a -> "\"" + a + "\"").toList())
+                                + ", received: \"" + value + "\"")));
+            }
+        }
+        return values;
+    }
 }

@@ -1,24 +1,26 @@
-package io.quarry.user;
+package io.quarry.web.param;
 
 import io.quarry.web.error.ApiException;
-import io.quarry.web.param.ParamRule;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code limit} / {@code offset} query parameters as Metabase's paging middleware reads them: when neither is sent the
- * list is not paged (both null); when either is, the other defaults (limit 50, offset 0). Each must be a non-negative
- * integer, else a 400 naming it.
+ * {@code limit} / {@code offset} as Metabase's paging middleware reads them: neither sent = not paged; either sent =
+ * the other defaults (limit 50, offset 0); each a non-negative integer, else a 400 naming it.
  */
-record Paging(Integer limit, Integer offset) {
-    static final int DEFAULT_LIMIT = 50;
+public record Paging(Integer limit, Integer offset) {
+    public static final Paging NONE = new Paging(null, null);
 
-    static Paging of(String limit, String offset) {
+    public static Paging of(String limit, String offset) {
         if (limit == null && offset == null) {
-            return new Paging(null, null);
+            return NONE;
         }
-        return new Paging(limit == null ? DEFAULT_LIMIT : parse("limit", limit), offset == null ? 0 : parse("offset", offset));
+        return new Paging(limit == null ? 50 : parse("limit", limit), offset == null ? 0 : parse("offset", offset));
+    }
+
+    public boolean paged() {
+        return limit != null;
     }
 
     private static int parse(String name, String raw) {
