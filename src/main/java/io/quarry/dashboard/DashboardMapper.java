@@ -62,6 +62,9 @@ public interface DashboardMapper {
 
     UserRow findUser(@Param("id") long id);
 
+    /** The newest revision of every dashboard ({@code id} null) or of one, with its author. */
+    List<LastEditRow> lastEdits(@Param("id") Long id);
+
     /** Fields named by parameter mappings, for {@code param_fields}. */
     List<java.util.Map<String, Object>> findFields(@Param("ids") List<Long> ids);
 }
