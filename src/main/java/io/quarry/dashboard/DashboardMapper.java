@@ -60,6 +60,8 @@ public interface DashboardMapper {
 
     CollectionRow findCollection(@Param("id") long id);
 
+    List<CollectionRow> findCollections(@Param("ids") List<Long> ids);
+
     UserRow findUser(@Param("id") long id);
 
     /** The newest revision of every dashboard ({@code id} null) or of one, with its author. */

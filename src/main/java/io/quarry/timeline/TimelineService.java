@@ -7,6 +7,7 @@ import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.dashboard.BodyRules;
 import io.quarry.dashboard.CardRow;
+import io.quarry.dashboard.CollectionRow;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardViews;
 import io.quarry.web.error.ApiException;
@@ -333,11 +334,16 @@ public final class TimelineService {
                 }
             }
         }
+        Map<Long, CollectionRow> collections = new HashMap<>();
+        List<Long> collectionIds = timelines.stream().map(t -> t.collectionId).filter(Objects::nonNull).distinct().toList();
+        if (!collectionIds.isEmpty()) {
+            content.findCollections(collectionIds).forEach(c -> collections.put(c.id, c));
+        }
         List<Map<String, Object>> result = new ArrayList<>();
         for (Timeline t : timelines) {
             Map<String, Object> v = TimelineViews.timeline(t);
             v.put("creator", users.computeIfAbsent(t.creatorId, uid -> DashboardViews.user(content.findUser(uid))));
-            v.put("collection", DashboardViews.collection(t.collectionId == null ? null : content.findCollection(t.collectionId), visible));
+            v.put("collection", DashboardViews.collection(t.collectionId == null ? null : collections.get(t.collectionId), visible));
             if (window != null) {
                 v.put("events", events.getOrDefault(t.id, List.of()));
             }
