@@ -7,7 +7,6 @@ import io.quarry.permission.DataPermissions;
 import io.quarry.revision.Revision;
 import io.quarry.revision.Revisions;
 import io.quarry.user.User;
-import io.quarry.user.UserMapper;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.MetadataViews;
 import io.quarry.warehouse.Table;
