@@ -118,7 +118,7 @@ public final class TimelineService {
             Timeline t = Checks.found(m.findTimeline(id));
             Checks.permitted(visible.canWrite(t.collectionId));
             if (body.has("collection_id") && !Objects.equals(collectionId, t.collectionId)) {
-                requireCurate(caller, collectionId);
+                requireCurate(session, caller, collectionId);
                 t.collectionId = collectionId;
             }
             if (name != null) {
@@ -277,7 +277,7 @@ public final class TimelineService {
                     throw new ApiException(404, "Timeline with id " + timelineId + " not found");
                 }
                 if (!Objects.equals(target.collectionId, current.collectionId)) {
-                    requireCurate(caller, target.collectionId);
+                    requireCurate(session, caller, target.collectionId);
                 }
                 e.timelineId = timelineId;
             }
@@ -370,7 +370,12 @@ public final class TimelineService {
     }
 
     private void requireCurate(Caller caller, Long collectionId) {
-        if (collectionId != null && db.with(DashboardMapper.class, m -> m.findCollection(collectionId)) == null) {
+        db.run(session -> requireCurate(session, caller, collectionId));
+    }
+
+    /** Inside a transaction: checks on its own connection rather than taking a second one from the pool. */
+    private void requireCurate(SqlSession session, Caller caller, Long collectionId) {
+        if (collectionId != null && session.getMapper(DashboardMapper.class).findCollection(collectionId) == null) {
             throw ApiException.notFound();
         }
         if (!access.canWrite(caller, collectionId)) {
