@@ -62,8 +62,6 @@ public interface DashboardMapper {
 
     List<CollectionRow> findCollections(@Param("ids") List<Long> ids);
 
-    UserRow findUser(@Param("id") long id);
-
     /** The newest revision of every dashboard ({@code id} null) or of one, with its author. */
     List<LastEditRow> lastEdits(@Param("id") Long id);
 

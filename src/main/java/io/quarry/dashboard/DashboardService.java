@@ -12,6 +12,8 @@ import io.quarry.dashboard.LayoutInput.TabIn;
 import io.quarry.revision.Revertible;
 import io.quarry.revision.Revisions;
 import io.quarry.setting.Settings;
+import io.quarry.user.Creators;
+import io.quarry.user.User;
 import io.quarry.web.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
@@ -99,7 +101,7 @@ public final class DashboardService implements Revertible {
             boolean archived = "archived".equals(filter);
             Long creator = "mine".equals(filter) ? caller.id() : null;
             List<Map<String, Object>> result = new ArrayList<>();
-            Map<Long, UserRow> users = new HashMap<>();
+            Map<Long, User> users = new HashMap<>();
             Map<Long, LastEditRow> edits = new HashMap<>();
             m.lastEdits(null).forEach(e -> edits.put(e.dashboardId, e));
             for (Dashboard d : m.listDashboards(archived, creator)) {
@@ -107,7 +109,7 @@ public final class DashboardService implements Revertible {
                     continue;
                 }
                 Map<String, Object> v = DashboardViews.dashboard(d);
-                v.put("creator", DashboardViews.user(users.computeIfAbsent(d.creatorId, m::findUser)));
+                v.put("creator", Creators.of(session, d.creatorId, users));
                 v.put("can_write", visible.canWrite(d.collectionId));
                 putLastEdit(v, edits.get(d.id));
                 result.add(v);
@@ -984,7 +986,7 @@ public final class DashboardService implements Revertible {
         v.put("collection", DashboardViews.collection(d.collectionId == null ? null : m.findCollection(d.collectionId), visible));
         v.put("collection_authority_level", null);
         v.put("moderation_reviews", List.of());
-        v.put("creator", DashboardViews.user(m.findUser(d.creatorId)));
+        v.put("creator", Creators.of(session, d.creatorId, new HashMap<>()));
         List<LastEditRow> edits = m.lastEdits(d.id);
         putLastEdit(v, edits.isEmpty() ? null : edits.get(0));
         return v;

@@ -10,6 +10,8 @@ import io.quarry.dashboard.CardRow;
 import io.quarry.dashboard.CollectionRow;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardViews;
+import io.quarry.user.Creators;
+import io.quarry.user.User;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -324,12 +326,12 @@ public final class TimelineService {
     private static List<Map<String, Object>> views(SqlSession session, Visible visible, List<Timeline> timelines, EventWindow window) {
         DashboardMapper content = session.getMapper(DashboardMapper.class);
         Map<Long, List<Map<String, Object>>> events = new HashMap<>();
-        Map<Long, Map<String, Object>> users = new HashMap<>();
+        Map<Long, User> users = new HashMap<>();
         if (window != null && !timelines.isEmpty()) {
             for (TimelineEvent e : session.getMapper(TimelineMapper.class).eventsOf(timelines.stream().map(t -> t.id).toList(), window.all())) {
                 if (within(e, window)) {
                     Map<String, Object> v = TimelineViews.event(e);
-                    v.put("creator", users.computeIfAbsent(e.creatorId, uid -> DashboardViews.user(content.findUser(uid))));
+                    v.put("creator", Creators.of(session, e.creatorId, users));
                     events.computeIfAbsent(e.timelineId, k -> new ArrayList<>()).add(v);
                 }
             }
@@ -342,7 +344,7 @@ public final class TimelineService {
         List<Map<String, Object>> result = new ArrayList<>();
         for (Timeline t : timelines) {
             Map<String, Object> v = TimelineViews.timeline(t);
-            v.put("creator", users.computeIfAbsent(t.creatorId, uid -> DashboardViews.user(content.findUser(uid))));
+            v.put("creator", Creators.of(session, t.creatorId, users));
             v.put("collection", DashboardViews.collection(t.collectionId == null ? null : collections.get(t.collectionId), visible));
             if (window != null) {
                 v.put("events", events.getOrDefault(t.id, List.of()));
