@@ -60,7 +60,10 @@ public interface DashboardMapper {
 
     CollectionRow findCollection(@Param("id") long id);
 
-    UserRow findUser(@Param("id") long id);
+    List<CollectionRow> findCollections(@Param("ids") List<Long> ids);
+
+    /** The newest revision of every dashboard ({@code id} null) or of one, with its author. */
+    List<LastEditRow> lastEdits(@Param("id") Long id);
 
     /** Fields named by parameter mappings, for {@code param_fields}. */
     List<java.util.Map<String, Object>> findFields(@Param("ids") List<Long> ids);

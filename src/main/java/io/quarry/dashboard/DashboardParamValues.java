@@ -97,8 +97,9 @@ final class DashboardParamValues {
                     Checks.permitted(access.canRead(caller, sourceCard.collectionId));
                 }
             }
-            Set<Long> fieldIds = new LinkedHashSet<>();
-            List<RefMapping> refs = new ArrayList<>();
+            record Mapped(Long cardId, JsonNode target) {
+            }
+            List<Mapped> mapped = new ArrayList<>();
             for (Dashcard dc : m.dashcardsOf(dashboardId)) {
                 JsonNode mappings = DashboardService.parse(dc.parameterMappings);
                 if (mappings == null) {
@@ -109,17 +110,25 @@ final class DashboardParamValues {
                         continue;
                     }
                     Long cardId = mapping.hasNonNull("card_id") ? Long.valueOf(mapping.path("card_id").asLong()) : dc.cardId;
-                    CardRow card = cardId == null ? null : m.findCard(cardId);
-                    if (card == null) {
-                        continue;
+                    if (cardId != null) {
+                        mapped.add(new Mapped(cardId, mapping.path("target")));
                     }
-                    JsonNode target = mapping.path("target");
-                    Long fieldId = ParameterValues.fieldOf(target, DashboardService.parse(card.datasetQuery));
-                    if (fieldId != null) {
-                        fieldIds.add(fieldId);
-                    } else if (ParameterValues.fieldRefByName(target) != null) {
-                        refs.add(new RefMapping(card, ParameterValues.fieldRefByName(target)));
-                    }
+                }
+            }
+            Map<Long, CardRow> cards = DashboardService.cardsById(m, mapped.stream().map(Mapped::cardId).toList());
+            Set<Long> fieldIds = new LinkedHashSet<>();
+            List<RefMapping> refs = new ArrayList<>();
+            for (Mapped each : mapped) {
+                CardRow card = cards.get(each.cardId());
+                if (card == null) {
+                    continue;
+                }
+                JsonNode target = each.target();
+                Long fieldId = ParameterValues.fieldOf(target, DashboardService.parse(card.datasetQuery));
+                if (fieldId != null) {
+                    fieldIds.add(fieldId);
+                } else if (ParameterValues.fieldRefByName(target) != null) {
+                    refs.add(new RefMapping(card, ParameterValues.fieldRefByName(target)));
                 }
             }
             return new Plan(parameter, sourceCard, fieldIds, refs);

@@ -157,15 +157,9 @@ public final class DashboardResource {
     @Access(Access.Level.USER)
     public Response query(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
                           @PathParam("card-id") PosInt cardId, JsonNode json) {
-        Body body = Body.of(json);
-        body.optNonBlank("dashboard_load_id");
-        Boolean ignoreCache = body.optBool("ignore_cache");
-        JsonNode parameters = parameters(body, body.get("parameters"));
-        body.throwIfInvalid();
-        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
-        CardRow card = run.card();
-        ObjectNode request = run.request();
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        DashcardQuery q = dashcardQuery(id, dashcardId, cardId, json);
+        CardRow card = q.run().card();
+        ObjectNode request = q.run().request();
         QueryProcessor.Prepared prepared;
         try {
             prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
@@ -173,8 +167,22 @@ public final class DashboardResource {
             return QueryResponses.failure(failure, request, card.databaseId);
         }
         cards.touch(card.id);
-        return SavedQueryResponse.respond(processor, cache, prepared, request, card.databaseId, "dashboard", startedAt,
-                card.cacheTtl, Boolean.TRUE.equals(ignoreCache));
+        return SavedQueryResponse.respond(processor, cache, prepared, request, card.databaseId, "dashboard", q.startedAt(),
+                card.cacheTtl, q.ignoreCache());
+    }
+
+    /** The body of a dashcard query (plain or pivot), validated, and the dashcard's card with the parameters mapped. */
+    private record DashcardQuery(DashboardService.CardRun run, boolean ignoreCache, OffsetDateTime startedAt) {
+    }
+
+    private DashcardQuery dashcardQuery(PosInt id, PosInt dashcardId, PosInt cardId, JsonNode json) {
+        Body body = Body.of(json);
+        body.optNonBlank("dashboard_load_id");
+        Boolean ignoreCache = body.optBool("ignore_cache");
+        JsonNode parameters = parameters(body, body.get("parameters"));
+        body.throwIfInvalid();
+        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
+        return new DashcardQuery(run, Boolean.TRUE.equals(ignoreCache), OffsetDateTime.now(clock));
     }
 
     /**
@@ -187,15 +195,10 @@ public final class DashboardResource {
     @Access(Access.Level.USER)
     public Response pivot(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
                           @PathParam("card-id") PosInt cardId, JsonNode json) {
-        Body body = Body.of(json);
-        body.optNonBlank("dashboard_load_id");
-        Boolean ignoreCache = body.optBool("ignore_cache");
-        JsonNode parameters = parameters(body, body.get("parameters"));
-        body.throwIfInvalid();
-        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
-        CardRow card = run.card();
-        ObjectNode request = run.request();
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
+        DashcardQuery q = dashcardQuery(id, dashcardId, cardId, json);
+        CardRow card = q.run().card();
+        ObjectNode request = q.run().request();
+        OffsetDateTime startedAt = q.startedAt();
         PivotQueries pivots = new PivotQueries(processor);
         PivotQueries.Plan plan;
         try {
@@ -208,7 +211,7 @@ public final class DashboardResource {
         String key = cached ? pivotKey(plan) : null;
         Object jsonQuery = withMiddleware(request);
         String sql = plan.subsets().isEmpty() ? "" : plan.subsets().get(0).prepared().compiled().sql();
-        if (cached && !Boolean.TRUE.equals(ignoreCache)) {
+        if (cached && !q.ignoreCache()) {
             QueryCache.Hit hit = cache.find(key, Duration.ofHours(card.cacheTtl));
             if (hit != null) {
                 return replay(hit, new ApiResultWriter.Envelope(plan.database().id, "dashboard", startedAt, jsonQuery, sql, List.of(),
@@ -227,7 +230,6 @@ public final class DashboardResource {
     /** The cache key of a pivot query: every subset query, so it never collides with a plain query's key. */
     private static String pivotKey(PivotQueries.Plan plan) {
         StringBuilder sql = new StringBuilder("pivot");
-        List<Object> params = new java.util.ArrayList<>();
         long rowLimit = 0;
         for (PivotQueries.Subset subset : plan.subsets()) {
             QueryProcessor.Prepared p = subset.prepared();
@@ -235,7 +237,7 @@ public final class DashboardResource {
                     .append(QueryCache.key(p.database().id, p.compiled(), p.rowLimit()));
             rowLimit = p.rowLimit();
         }
-        return QueryCache.key(plan.database().id, new io.quarry.qp.CompiledQuery(sql.toString(), params, List.of()), rowLimit);
+        return QueryCache.key(plan.database().id, new io.quarry.qp.CompiledQuery(sql.toString(), List.of(), List.of()), rowLimit);
     }
 
     /** The request as Metabase echoes a pivot query in {@code json_query}, with the middleware it applied. */

@@ -10,9 +10,10 @@ import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.dashboard.LayoutInput.DashcardIn;
 import io.quarry.dashboard.LayoutInput.TabIn;
 import io.quarry.revision.Revertible;
-import io.quarry.revision.Revision;
 import io.quarry.revision.Revisions;
 import io.quarry.setting.Settings;
+import io.quarry.user.Creators;
+import io.quarry.user.User;
 import io.quarry.web.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
@@ -100,18 +101,18 @@ public final class DashboardService implements Revertible {
             boolean archived = "archived".equals(filter);
             Long creator = "mine".equals(filter) ? caller.id() : null;
             List<Map<String, Object>> result = new ArrayList<>();
+            Map<Long, User> users = new HashMap<>();
+            Map<Long, LastEditRow> edits = new HashMap<>();
+            m.lastEdits(null).forEach(e -> edits.put(e.dashboardId, e));
             for (Dashboard d : m.listDashboards(archived, creator)) {
-                if (visible.canRead(d.collectionId)) {
-                    Map<String, Object> v = DashboardViews.dashboard(d);
-                    UserRow creatorRow = m.findUser(d.creatorId);
-                    v.put("creator", DashboardViews.user(creatorRow));
-                    v.put("can_write", visible.canWrite(d.collectionId));
-                    Map<String, Object> edit = lastEdit(session, d.id);
-                    if (edit != null) {
-                        v.put("last-edit-info", edit);
-                    }
-                    result.add(v);
+                if (!visible.canRead(d.collectionId)) {
+                    continue;
                 }
+                Map<String, Object> v = DashboardViews.dashboard(d);
+                v.put("creator", Creators.of(session, d.creatorId, users));
+                v.put("can_write", visible.canWrite(d.collectionId));
+                putLastEdit(v, edits.get(d.id));
+                result.add(v);
             }
             return result;
         });
@@ -362,13 +363,35 @@ public final class DashboardService implements Revertible {
         if (series != null) {
             ids.addAll(series);
         }
+        Map<Long, CardRow> found = cardsById(m, ids);
         for (Long id : ids) {
-            CardRow card = Checks.found(m.findCard(id));
+            CardRow card = Checks.found(found.get(id));
             Checks.permitted(visible.canRead(card.collectionId));
             if (card.archived) {
                 throw archivedObject();
             }
         }
+    }
+
+    /** The cards with these ids, in one query; missing ids have no entry. */
+    static Map<Long, CardRow> cardsById(DashboardMapper m, java.util.Collection<Long> ids) {
+        Map<Long, CardRow> cards = new HashMap<>();
+        if (!ids.isEmpty()) {
+            m.findCards(new ArrayList<>(new HashSet<>(ids))).forEach(c -> cards.put(c.id, c));
+        }
+        return cards;
+    }
+
+    /** The cards shown by these dashcards, themselves or as series, in one query. */
+    private static Map<Long, CardRow> cardsOf(DashboardMapper m, List<Dashcard> dashcards, Map<Long, List<Long>> series) {
+        Set<Long> ids = new HashSet<>();
+        dashcards.forEach(dc -> {
+            if (dc.cardId != null) {
+                ids.add(dc.cardId);
+            }
+        });
+        series.values().forEach(ids::addAll);
+        return cardsById(m, ids);
     }
 
     private static Map<String, Object> embeddingParams(Body body) {
@@ -452,23 +475,25 @@ public final class DashboardService implements Revertible {
             Map<Long, Long> copied = new HashMap<>();
             List<Map<String, Object>> uncopied = new ArrayList<>();
             Set<Long> discarded = new HashSet<>();
-            for (Dashcard dc : m.dashcardsOf(fromId)) {
+            List<Dashcard> dashcards = m.dashcardsOf(fromId);
+            Map<Long, CardRow> cards = cardsOf(m, dashcards, series);
+            for (Dashcard dc : dashcards) {
                 if (dc.cardId == null) {
                     continue;
                 }
-                CardRow parent = m.findCard(dc.cardId);
+                CardRow parent = cards.get(dc.cardId);
                 List<Long> ids = new ArrayList<>();
                 ids.add(dc.cardId);
                 ids.addAll(series.getOrDefault(dc.id, List.of()));
                 for (Long cardId : ids) {
-                    CardRow card = m.findCard(cardId);
+                    CardRow card = cards.get(cardId);
                     boolean readable = card != null && parent != null && visible.canRead(parent.collectionId) && visible.canRead(card.collectionId);
                     if (!readable || card.archived) {
                         if (discarded.add(cardId) && card != null) {
                             uncopied.add(DashboardViews.cardSummary(card));
                         }
                     } else if (deepCopy && !"model".equals(card.cardType) && !copied.containsKey(cardId)) {
-                        CardRow copy = card;
+                        CardRow copy = m.findCard(cardId); // a fresh row: the insert below rewrites its id
                         copy.entityId = EntityIds.next();
                         if (Objects.equals(card.collectionId, collectionId)) {
                             copy.name = card.name + " - Duplicate";
@@ -478,13 +503,12 @@ public final class DashboardService implements Revertible {
                         copy.creatorId = userId;
                         copy.createdAt = now;
                         copy.updatedAt = now;
-                        long oldId = card.id;
                         m.insertCardCopy(copy);
-                        copied.put(oldId, copy.id);
+                        copied.put(cardId, copy.id);
                     }
                 }
             }
-            for (Dashcard dc : m.dashcardsOf(fromId)) {
+            for (Dashcard dc : dashcards) {
                 if (dc.actionId != null || (dc.cardId != null && discarded.contains(dc.cardId))) {
                     continue;
                 }
@@ -586,16 +610,26 @@ public final class DashboardService implements Revertible {
             }
             tabs.add(tab);
         }
-        ArrayNode cards = body.putArray("dashcards");
+        List<ObjectNode> stored = new ArrayList<>();
+        Set<Long> referenced = new HashSet<>();
         for (Object c : listOf(object.get("cards"))) {
             ObjectNode card = Json.MAPPER.valueToTree(c);
-            if (card.path("card_id").canConvertToExactIntegral() && !usable(m, card.get("card_id").asLong())) {
+            stored.add(card);
+            if (card.path("card_id").canConvertToExactIntegral()) {
+                referenced.add(card.get("card_id").asLong());
+            }
+            card.path("series").forEach(s -> referenced.add(s.path("id").asLong()));
+        }
+        Map<Long, CardRow> found = cardsById(m, referenced);
+        ArrayNode cards = body.putArray("dashcards");
+        for (ObjectNode card : stored) {
+            if (card.path("card_id").canConvertToExactIntegral() && !usable(found, card.get("card_id").asLong())) {
                 continue;
             }
             if (card.get("series") instanceof ArrayNode series) {
                 ArrayNode kept = Json.MAPPER.createArrayNode();
                 series.forEach(s -> {
-                    if (usable(m, s.path("id").asLong())) {
+                    if (usable(found, s.path("id").asLong())) {
                         kept.add(s);
                     }
                 });
@@ -614,8 +648,8 @@ public final class DashboardService implements Revertible {
     }
 
     /** A card a reverted dashcard may show again: it exists and is not archived. */
-    private static boolean usable(DashboardMapper m, long cardId) {
-        CardRow card = m.findCard(cardId);
+    private static boolean usable(Map<Long, CardRow> cards, long cardId) {
+        CardRow card = cards.get(cardId);
         return card != null && !card.archived;
     }
 
@@ -786,8 +820,9 @@ public final class DashboardService implements Revertible {
                 }
             });
             m.seriesOfDashboard(id).forEach(s -> ids.add(s.cardId));
+            Map<Long, CardRow> found = cardsById(m, ids);
             for (Long cardId : ids) {
-                CardRow card = m.findCard(cardId);
+                CardRow card = found.get(cardId);
                 if (card != null && seen.add(cardId) && visible.canRead(card.collectionId)) {
                     cards.add(DashboardViews.cardSummary(card));
                     databases.add(card.databaseId);
@@ -882,17 +917,18 @@ public final class DashboardService implements Revertible {
         return o;
     }
 
-    private Map<String, Object> lastEdit(SqlSession session, long id) {
-        List<Revision> history = revisions.history(session, Revisions.DASHBOARD, id);
-        if (history.isEmpty()) {
-            return null;
+    /** Metabase's {@code last-edit-info}: who made the newest revision, and when; nothing without one. */
+    private static void putLastEdit(Map<String, Object> view, LastEditRow edit) {
+        if (edit == null) {
+            return;
         }
-        Revision newest = history.get(0);
-        UserRow user = session.getMapper(DashboardMapper.class).findUser(newest.userId);
-        Map<String, Object> info = DashboardViews.user(user);
-        info.remove("common_name");
-        info.put("timestamp", newest.createdAt);
-        return info;
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("id", edit.id);
+        info.put("email", edit.email);
+        info.put("first_name", edit.firstName);
+        info.put("last_name", edit.lastName);
+        info.put("timestamp", edit.createdAt);
+        view.put("last-edit-info", info);
     }
 
     /** The full dashboard as GET /api/dashboard/:id answers it. */
@@ -905,17 +941,7 @@ public final class DashboardService implements Revertible {
             series.computeIfAbsent(s.dashboardcardId, k -> new ArrayList<>()).add(s.cardId);
         }
         List<Dashcard> dashcards = m.dashcardsOf(d.id);
-        Set<Long> cardIds = new HashSet<>();
-        dashcards.forEach(dc -> {
-            if (dc.cardId != null) {
-                cardIds.add(dc.cardId);
-            }
-        });
-        series.values().forEach(cardIds::addAll);
-        Map<Long, CardRow> cards = new HashMap<>();
-        if (!cardIds.isEmpty()) {
-            m.findCards(new ArrayList<>(cardIds)).forEach(c -> cards.put(c.id, c));
-        }
+        Map<Long, CardRow> cards = cardsOf(m, dashcards, series);
         List<Map<String, Object>> dcs = new ArrayList<>();
         Set<Long> fieldIds = new HashSet<>();
         for (Dashcard dc : dashcards) {
@@ -960,11 +986,9 @@ public final class DashboardService implements Revertible {
         v.put("collection", DashboardViews.collection(d.collectionId == null ? null : m.findCollection(d.collectionId), visible));
         v.put("collection_authority_level", null);
         v.put("moderation_reviews", List.of());
-        v.put("creator", DashboardViews.user(m.findUser(d.creatorId)));
-        Map<String, Object> edit = lastEdit(session, d.id);
-        if (edit != null) {
-            v.put("last-edit-info", edit);
-        }
+        v.put("creator", Creators.of(session, d.creatorId, new HashMap<>()));
+        List<LastEditRow> edits = m.lastEdits(d.id);
+        putLastEdit(v, edits.isEmpty() ? null : edits.get(0));
         return v;
     }
 

@@ -160,17 +160,4 @@ public final class DashboardViews {
         }
         return out.toString();
     }
-
-    public static Map<String, Object> user(UserRow u) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        if (u == null) {
-            return null;
-        }
-        v.put("id", u.id);
-        v.put("email", u.email);
-        v.put("first_name", u.firstName);
-        v.put("last_name", u.lastName);
-        v.put("common_name", ((u.firstName == null ? "" : u.firstName) + " " + (u.lastName == null ? "" : u.lastName)).trim());
-        return v;
-    }
 }

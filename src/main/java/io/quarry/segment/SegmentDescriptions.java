@@ -1,8 +1,14 @@
 package io.quarry.segment;
 
+import io.quarry.warehouse.Field;
+import io.quarry.warehouse.WarehouseMapper;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.ibatis.session.SqlSession;
 
 /** A segment definition in words, as Metabase's {@code definition_description}: "Filtered by Category is Gizmo". */
@@ -10,15 +16,35 @@ final class SegmentDescriptions {
     private SegmentDescriptions() {
     }
 
-    static String describe(SqlSession session, Map<String, Object> definition) {
+    /** The fields these definitions refer to by id, read in one query, for {@link #describe}. */
+    static Map<Long, Field> fieldsOf(SqlSession session, Collection<Map<String, Object>> definitions) {
+        Set<Long> ids = new HashSet<>();
+        definitions.forEach(d -> collectFieldIds(d == null ? null : d.get("filter"), ids));
+        Map<Long, Field> fields = new HashMap<>();
+        if (!ids.isEmpty()) {
+            session.getMapper(WarehouseMapper.class).listFieldsByIds(ids).forEach(f -> fields.put(f.id, f));
+        }
+        return fields;
+    }
+
+    private static void collectFieldIds(Object node, Set<Long> ids) {
+        if (node instanceof List<?> l) {
+            if (l.size() >= 2 && "field".equals(l.get(0)) && l.get(1) instanceof Number id) {
+                ids.add(id.longValue());
+            }
+            l.forEach(child -> collectFieldIds(child, ids));
+        }
+    }
+
+    static String describe(Map<Long, Field> fields, Map<String, Object> definition) {
         if (definition == null || !(definition.get("filter") instanceof List<?> filter) || filter.isEmpty()) {
             return null;
         }
-        String text = clause(session, filter);
+        String text = clause(fields, filter);
         return text == null ? null : "Filtered by " + text;
     }
 
-    private static String clause(SqlSession session, List<?> c) {
+    private static String clause(Map<Long, Field> fields, List<?> c) {
         if (c.isEmpty() || !(c.get(0) instanceof String op)) {
             return null;
         }
@@ -27,7 +53,7 @@ final class SegmentDescriptions {
             case "and", "or" -> {
                 List<String> parts = new ArrayList<>();
                 for (Object arg : args) {
-                    String part = arg instanceof List<?> l ? clause(session, l) : null;
+                    String part = arg instanceof List<?> l ? clause(fields, l) : null;
                     if (part != null) {
                         parts.add(part);
                     }
@@ -35,14 +61,14 @@ final class SegmentDescriptions {
                 return parts.isEmpty() ? null : String.join(" " + op + " ", parts);
             }
             case "not" -> {
-                String inner = !args.isEmpty() && args.get(0) instanceof List<?> l ? clause(session, l) : null;
+                String inner = !args.isEmpty() && args.get(0) instanceof List<?> l ? clause(fields, l) : null;
                 return inner == null ? null : "not " + inner;
             }
             default -> {
                 if (args.isEmpty()) {
                     return null;
                 }
-                String field = SegmentService.fieldName(session, args.get(0));
+                String field = fieldName(fields, args.get(0));
                 List<?> values = args.subList(1, args.size());
                 return switch (op) {
                     case "=" -> field + " is " + values(values);
@@ -77,5 +103,19 @@ final class SegmentDescriptions {
             return parts.isEmpty() ? "" : parts.get(0);
         }
         return parts.size() + " selections";
+    }
+
+    /** Field display names for descriptions. */
+    private static String fieldName(Map<Long, Field> fields, Object ref) {
+        if (ref instanceof List<?> l && l.size() >= 2 && "field".equals(l.get(0)) && l.get(1) instanceof Number id) {
+            Field f = fields.get(id.longValue());
+            if (f != null) {
+                return f.displayName != null ? f.displayName : f.name;
+            }
+        }
+        if (ref instanceof List<?> l && l.size() >= 2 && "field".equals(l.get(0)) && l.get(1) instanceof String name) {
+            return name;
+        }
+        return "a column";
     }
 }

@@ -7,7 +7,6 @@ import io.quarry.permission.DataPermissions;
 import io.quarry.revision.Revision;
 import io.quarry.revision.Revisions;
 import io.quarry.user.User;
-import io.quarry.user.UserMapper;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.MetadataViews;
 import io.quarry.warehouse.Table;
@@ -56,12 +55,16 @@ public final class SegmentService {
             List<Map<String, Object>> out = new ArrayList<>();
             Map<Long, User> users = new HashMap<>();
             Map<Long, Long> databaseOfTable = new HashMap<>();
+            List<Segment> segments = new ArrayList<>();
             for (Segment s : session.getMapper(SegmentMapper.class).activeSegments()) {
-                if (readable != null && !readable.contains(databaseOfTable.computeIfAbsent(s.tableId, t -> databaseOf(session, t)))) {
-                    continue;
+                if (readable == null || readable.contains(databaseOfTable.computeIfAbsent(s.tableId, t -> databaseOf(session, t)))) {
+                    segments.add(s);
                 }
+            }
+            Map<Long, Field> fields = SegmentDescriptions.fieldsOf(session, segments.stream().map(s -> s.definition).toList());
+            for (Segment s : segments) {
                 Map<String, Object> view = view(session, s, users);
-                view.put("definition_description", SegmentDescriptions.describe(session, s.definition));
+                view.put("definition_description", SegmentDescriptions.describe(fields, s.definition));
                 out.add(view);
             }
             return out;
@@ -386,19 +389,5 @@ public final class SegmentService {
             }
         }
         return false;
-    }
-
-    /** Field display names for descriptions. */
-    static String fieldName(SqlSession session, Object ref) {
-        if (ref instanceof List<?> l && l.size() >= 2 && "field".equals(l.get(0)) && l.get(1) instanceof Number id) {
-            Field f = session.getMapper(WarehouseMapper.class).findField(id.longValue());
-            if (f != null) {
-                return f.displayName != null ? f.displayName : f.name;
-            }
-        }
-        if (ref instanceof List<?> l && l.size() >= 2 && "field".equals(l.get(0)) && l.get(1) instanceof String name) {
-            return name;
-        }
-        return "a column";
     }
 }

@@ -5,7 +5,6 @@ import io.quarry.appdb.Db;
 import io.quarry.card.EntityIds;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.user.User;
-import io.quarry.user.UserMapper;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;

@@ -7,8 +7,11 @@ import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.dashboard.BodyRules;
 import io.quarry.dashboard.CardRow;
+import io.quarry.dashboard.CollectionRow;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardViews;
+import io.quarry.user.Creators;
+import io.quarry.user.User;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -117,7 +120,7 @@ public final class TimelineService {
             Timeline t = Checks.found(m.findTimeline(id));
             Checks.permitted(visible.canWrite(t.collectionId));
             if (body.has("collection_id") && !Objects.equals(collectionId, t.collectionId)) {
-                requireCurate(caller, collectionId);
+                requireCurate(session, caller, collectionId);
                 t.collectionId = collectionId;
             }
             if (name != null) {
@@ -276,7 +279,7 @@ public final class TimelineService {
                     throw new ApiException(404, "Timeline with id " + timelineId + " not found");
                 }
                 if (!Objects.equals(target.collectionId, current.collectionId)) {
-                    requireCurate(caller, target.collectionId);
+                    requireCurate(session, caller, target.collectionId);
                 }
                 e.timelineId = timelineId;
             }
@@ -323,21 +326,26 @@ public final class TimelineService {
     private static List<Map<String, Object>> views(SqlSession session, Visible visible, List<Timeline> timelines, EventWindow window) {
         DashboardMapper content = session.getMapper(DashboardMapper.class);
         Map<Long, List<Map<String, Object>>> events = new HashMap<>();
-        Map<Long, Map<String, Object>> users = new HashMap<>();
+        Map<Long, User> users = new HashMap<>();
         if (window != null && !timelines.isEmpty()) {
             for (TimelineEvent e : session.getMapper(TimelineMapper.class).eventsOf(timelines.stream().map(t -> t.id).toList(), window.all())) {
                 if (within(e, window)) {
                     Map<String, Object> v = TimelineViews.event(e);
-                    v.put("creator", users.computeIfAbsent(e.creatorId, uid -> DashboardViews.user(content.findUser(uid))));
+                    v.put("creator", Creators.of(session, e.creatorId, users));
                     events.computeIfAbsent(e.timelineId, k -> new ArrayList<>()).add(v);
                 }
             }
         }
+        Map<Long, CollectionRow> collections = new HashMap<>();
+        List<Long> collectionIds = timelines.stream().map(t -> t.collectionId).filter(Objects::nonNull).distinct().toList();
+        if (!collectionIds.isEmpty()) {
+            content.findCollections(collectionIds).forEach(c -> collections.put(c.id, c));
+        }
         List<Map<String, Object>> result = new ArrayList<>();
         for (Timeline t : timelines) {
             Map<String, Object> v = TimelineViews.timeline(t);
-            v.put("creator", users.computeIfAbsent(t.creatorId, uid -> DashboardViews.user(content.findUser(uid))));
-            v.put("collection", DashboardViews.collection(t.collectionId == null ? null : content.findCollection(t.collectionId), visible));
+            v.put("creator", Creators.of(session, t.creatorId, users));
+            v.put("collection", DashboardViews.collection(t.collectionId == null ? null : collections.get(t.collectionId), visible));
             if (window != null) {
                 v.put("events", events.getOrDefault(t.id, List.of()));
             }
@@ -364,7 +372,12 @@ public final class TimelineService {
     }
 
     private void requireCurate(Caller caller, Long collectionId) {
-        if (collectionId != null && db.with(DashboardMapper.class, m -> m.findCollection(collectionId)) == null) {
+        db.run(session -> requireCurate(session, caller, collectionId));
+    }
+
+    /** Inside a transaction: checks on its own connection rather than taking a second one from the pool. */
+    private void requireCurate(SqlSession session, Caller caller, Long collectionId) {
+        if (collectionId != null && session.getMapper(DashboardMapper.class).findCollection(collectionId) == null) {
             throw ApiException.notFound();
         }
         if (!access.canWrite(caller, collectionId)) {

@@ -3,6 +3,7 @@ package io.quarry.dashboard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -119,6 +120,17 @@ class DashboardIT {
         admin.get(404, "dashboard/" + (id + 1000));
         admin.get(400, "dashboard/abc");
         assertTrue(admin.get(200, "dashboard/").json().toString().contains("\"Sales\""));
+        JsonNode listed = null;
+        for (JsonNode each : admin.get(200, "dashboard/").json()) {
+            if (each.get("id").asLong() == id) {
+                listed = each;
+            }
+        }
+        assertNotNull(listed, "the list holds the new dashboard");
+        assertEquals(Fixtures.ADMIN_EMAIL, listed.get("creator").get("email").asText());
+        assertEquals(Fixtures.ADMIN_EMAIL, listed.get("last-edit-info").get("email").asText());
+        assertEquals(created.get("last-edit-info").get("id").asLong(), listed.get("last-edit-info").get("id").asLong());
+        assertFalse(listed.get("last-edit-info").get("timestamp").isNull());
         assertEquals("nullable enum of all, mine, archived", admin.get(400, "dashboard", "f", "bogus").json().get("errors").get("f").asText());
     }
 
@@ -288,6 +300,10 @@ class DashboardIT {
         assertEquals(cardsBefore + 1, count("report_card"));
         assertEquals("Copied card - Duplicate", deep.get("dashcards").get(0).get("card").get("name").asText());
         assertEquals(copiedCard, deep.get("dashcards").get(0).get("parameter_mappings").get(0).get("card_id").asLong());
+        JsonNode metadata = admin.get(200, "dashboard/" + id + "/query_metadata").json();
+        assertEquals(1, metadata.get("cards").size());
+        assertEquals(a, metadata.get("cards").get(0).get("id").asLong());
+        assertEquals(dbId, metadata.get("databases").get(0).get("id").asLong());
 
         JsonNode bad = admin.post(400, "dashboard/" + id + "/copy", Map.of("name", "", "is_deep_copy", "yes")).json().get("errors");
         assertEquals("nullable value must be a non-blank string.", bad.get("name").asText());

@@ -194,6 +194,13 @@ class TimelineIT {
         assertFalse(admin.get(200, "collection/" + collection + "/timelines").json().get(0).has("events"));
         assertTrue(names(admin.get(200, "collection/root/timelines").json()).contains("Company"));
         assertFalse(names(admin.get(200, "collection/root/timelines").json()).contains("Campaigns"));
+        for (JsonNode listed : admin.get(200, "timeline").json()) {
+            String expected = listed.get("collection_id").isNull() ? "root" : String.valueOf(listed.get("collection_id").asLong());
+            assertEquals(expected, listed.get("collection").get("id").asText(), "each listed timeline shows its own collection");
+            if (listed.get("id").asLong() == inCollection) {
+                assertEquals("Marketing", listed.get("collection").get("name").asText());
+            }
+        }
         admin.get(404, "collection/424242/timelines");
         assertEquals("nullable enum of events",
                 admin.get(400, "collection/root/timelines", "include", "all").json().get("errors").get("include").asText());
