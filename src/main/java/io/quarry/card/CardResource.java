@@ -251,7 +251,7 @@ public final class CardResource {
     @Access(Access.Level.USER)
     public Response pivot(@PathParam("id") PosInt id, JsonNode json) {
         Body body = Body.of(json);
-        body.optBool("ignore_cache");
+        Boolean ignoreCache = body.optBool("ignore_cache");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
         ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
@@ -263,6 +263,7 @@ public final class CardResource {
             return QueryResponses.failure(failure, request, card.databaseId);
         }
         cards.touch(card.id);
-        return io.quarry.qp.DatasetResource.pivotResponse(processor, plan, request, "question", startedAt);
+        return SavedQueryResponse.respondPivot(processor, cache, plan, request, "question", startedAt, card.cacheTtl,
+                Boolean.TRUE.equals(ignoreCache));
     }
 }

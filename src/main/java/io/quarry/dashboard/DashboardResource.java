@@ -3,7 +3,6 @@ package io.quarry.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.card.CardService;
-import io.quarry.qp.ApiResultWriter;
 import io.quarry.qp.PivotQueries;
 import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryExecutor;
@@ -11,7 +10,6 @@ import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.QueryResponses;
 import io.quarry.qp.SavedQueryResponse;
-import io.quarry.qp.ResultWriter;
 import io.quarry.qp.export.ExportFormat;
 import io.quarry.qp.export.ExportRequest;
 import io.quarry.qp.export.Exports;
@@ -34,9 +32,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
@@ -207,61 +203,7 @@ public final class DashboardResource {
             return QueryResponses.failure(failure, request, card.databaseId);
         }
         cards.touch(card.id);
-        boolean cached = card.cacheTtl != null;
-        String key = cached ? pivotKey(plan) : null;
-        Object jsonQuery = withMiddleware(request);
-        String sql = plan.subsets().isEmpty() ? "" : plan.subsets().get(0).prepared().compiled().sql();
-        if (cached && !q.ignoreCache()) {
-            QueryCache.Hit hit = cache.find(key, Duration.ofHours(card.cacheTtl));
-            if (hit != null) {
-                return replay(hit, new ApiResultWriter.Envelope(plan.database().id, "dashboard", startedAt, jsonQuery, sql, List.of(),
-                        plan.query().jsIntToString(), Map.of("cached", hit.cachedAt().toString())));
-            }
-        }
-        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(plan.database().id, "dashboard", startedAt, jsonQuery, sql,
-                List.of(), plan.query().jsIntToString());
-        StreamingOutput stream = out -> {
-            ResultWriter writer = new ApiResultWriter(out, envelope);
-            pivots.stream(plan, cached ? cache.new Recording(writer, key, plan.query().jsIntToString()) : writer);
-        };
-        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(stream).build();
-    }
-
-    /** The cache key of a pivot query: every subset query, so it never collides with a plain query's key. */
-    private static String pivotKey(PivotQueries.Plan plan) {
-        StringBuilder sql = new StringBuilder("pivot");
-        long rowLimit = 0;
-        for (PivotQueries.Subset subset : plan.subsets()) {
-            QueryProcessor.Prepared p = subset.prepared();
-            sql.append('\n').append(subset.grouping()).append(':')
-                    .append(QueryCache.key(p.database().id, p.compiled(), p.rowLimit()));
-            rowLimit = p.rowLimit();
-        }
-        return QueryCache.key(plan.database().id, new io.quarry.qp.CompiledQuery(sql.toString(), List.of(), List.of()), rowLimit);
-    }
-
-    /** The request as Metabase echoes a pivot query in {@code json_query}, with the middleware it applied. */
-    private static Object withMiddleware(ObjectNode request) {
-        ObjectNode copy = request.deepCopy();
-        ObjectNode middleware = copy.with("middleware");
-        if (!middleware.has("js-int-to-string?")) {
-            middleware.put("js-int-to-string?", true);
-        }
-        middleware.put("add-default-userland-constraints?", true);
-        return copy;
-    }
-
-    /** A cached result, streamed as a fresh one (202), its envelope saying when it was computed. */
-    private static Response replay(QueryCache.Hit hit, ApiResultWriter.Envelope envelope) {
-        StreamingOutput replay = out -> {
-            ResultWriter writer = new ApiResultWriter(out, envelope);
-            writer.begin(hit.columns());
-            for (Object[] row : hit.rows()) {
-                writer.row(row);
-            }
-            writer.end(new ResultWriter.Summary(hit.rows().size(), hit.truncated(), hit.rowLimit(), 0));
-        };
-        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(replay).build();
+        return SavedQueryResponse.respondPivot(processor, cache, plan, request, "dashboard", startedAt, card.cacheTtl, q.ignoreCache());
     }
 
     @POST

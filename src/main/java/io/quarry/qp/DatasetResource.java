@@ -10,7 +10,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -47,7 +46,7 @@ public final class DatasetResource {
             return QueryResponses.failure(failure, request, databaseId);
         }
         ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "ad-hoc", startedAt,
-                withMiddleware(request), prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
+                QueryResponses.withMiddleware(request), prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
         // a slow query keeps the connection alive with newlines and is cancelled when its client goes away
         return KeepAliveQuery.respond(processor, prepared, request, databaseId, (cursor, out) -> cursor.stream(new ApiResultWriter(out, envelope)));
     }
@@ -64,17 +63,7 @@ public final class DatasetResource {
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, request, null);
         }
-        return pivotResponse(processor, plan, request, "ad-hoc", startedAt);
-    }
-
-    /** Streams a planned pivot query in the API's result format (202). */
-    public static Response pivotResponse(QueryProcessor processor, PivotQueries.Plan plan, JsonNode request, String context,
-                                         OffsetDateTime startedAt) {
-        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(plan.database().id, context, startedAt,
-                withMiddleware(request), plan.subsets().isEmpty() ? "" : plan.subsets().get(0).prepared().compiled().sql(),
-                java.util.List.of(), plan.query().jsIntToString());
-        StreamingOutput body = out -> new PivotQueries(processor).stream(plan, new ApiResultWriter(out, envelope));
-        return Response.status(202).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+        return SavedQueryResponse.respondPivot(processor, null, plan, request, "ad-hoc", startedAt, null, false);
     }
 
     /** The SQL a query compiles to, with its bind values: {@code {"query": "...", "params": [...]}}. */
@@ -89,19 +78,5 @@ public final class DatasetResource {
         } catch (QueryFailure failure) {
             return QueryResponses.failure(failure, request, null);
         }
-    }
-
-    /** The request as Metabase echoes it in {@code json_query}, with the middleware it applied. */
-    private static Object withMiddleware(JsonNode request) {
-        if (request == null || !request.isObject()) {
-            return request;
-        }
-        com.fasterxml.jackson.databind.node.ObjectNode copy = request.deepCopy();
-        com.fasterxml.jackson.databind.node.ObjectNode middleware = copy.with("middleware");
-        if (!middleware.has("js-int-to-string?")) {
-            middleware.put("js-int-to-string?", true);
-        }
-        middleware.put("add-default-userland-constraints?", true);
-        return copy;
     }
 }

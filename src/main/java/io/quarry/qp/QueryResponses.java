@@ -33,4 +33,18 @@ public final class QueryResponses {
         body.put("data", Map.of("rows", List.of(), "cols", List.of()));
         return body;
     }
+
+    /** The request as Metabase echoes it in {@code json_query}, with the middleware it applied. */
+    public static Object withMiddleware(com.fasterxml.jackson.databind.JsonNode request) {
+        if (request == null || !request.isObject()) {
+            return request;
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode copy = request.deepCopy();
+        com.fasterxml.jackson.databind.node.ObjectNode middleware = copy.with("middleware");
+        if (!middleware.has("js-int-to-string?")) {
+            middleware.put("js-int-to-string?", true);
+        }
+        middleware.put("add-default-userland-constraints?", true);
+        return copy;
+    }
 }

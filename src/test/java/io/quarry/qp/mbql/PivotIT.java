@@ -82,6 +82,25 @@ class PivotIT {
     }
 
     @Test
+    void aCachedCardsPivotAnswersFromTheResultCacheUntilAskedNotTo() {
+        Map<String, Object> card = new LinkedHashMap<>();
+        card.put("name", "Orders pivot");
+        card.put("display", "pivot");
+        card.put("visualization_settings", Map.of());
+        card.put("cache_ttl", 1);
+        card.put("dataset_query", Map.of("database", sampleId, "type", "query", "query", KeyQueries.parse(KeyQueries.resolve(QUERY, ids))));
+        long id = admin.post(200, "card", card).json().get("id").asLong();
+        JsonNode first = admin.post(202, "card/pivot/" + id + "/query", Map.of()).json();
+        assertTrue(!first.has("cached"), "the first run computes");
+        JsonNode second = admin.post(202, "card/pivot/" + id + "/query", Map.of()).json();
+        assertTrue(second.has("cached"), "the second run comes from the cache");
+        assertEquals(first.get("data").get("rows"), second.get("data").get("rows"));
+        JsonNode fresh = admin.post(202, "card/pivot/" + id + "/query", Map.of("ignore_cache", true)).json();
+        assertTrue(!fresh.has("cached"), "ignore_cache runs fresh");
+        assertEquals(first.get("data").get("rows"), fresh.get("data").get("rows"));
+    }
+
+    @Test
     void pivotNeedsAStructuredQuery() {
         assertEquals("invalid-query", admin.post(400, "dataset/pivot", Map.of("database", sampleId, "type", "native",
                 "native", Map.of("query", "SELECT 1"))).json().get("error_type").asText());
