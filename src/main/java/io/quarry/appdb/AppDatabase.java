@@ -1,6 +1,6 @@
 package io.quarry.appdb;
 
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

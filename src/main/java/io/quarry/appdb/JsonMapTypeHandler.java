@@ -2,7 +2,7 @@ package io.quarry.appdb;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.sql.CallableStatement;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package io.quarry.auth;
 import com.auth0.jwt.interfaces.Claim;
 import com.auth0.jwt.interfaces.DecodedJWT;
 import io.quarry.appdb.Db;
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.setting.Settings;
 import io.quarry.user.User;
 import io.quarry.user.UserMapper;

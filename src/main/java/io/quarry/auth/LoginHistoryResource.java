@@ -1,7 +1,7 @@
 package io.quarry.auth;
 
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -2,7 +2,7 @@ package io.quarry.auth;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import at.favre.lib.crypto.bcrypt.LongPasswordStrategies;
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.web.error.ApiException;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import io.quarry.web.Cookies;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;

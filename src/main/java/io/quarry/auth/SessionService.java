@@ -1,7 +1,7 @@
 package io.quarry.auth;
 
 import io.quarry.appdb.Db;
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.setting.Settings;
 import io.quarry.user.User;
 import io.quarry.user.UserMapper;

@@ -1,5 +1,6 @@
 package io.quarry.boot;
 
+import io.quarry.core.AppConfig;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.auth.ApiKeyMapper;

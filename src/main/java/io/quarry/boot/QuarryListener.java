@@ -1,5 +1,6 @@
 package io.quarry.boot;
 
+import io.quarry.core.AppConfig;
 import ch.qos.logback.classic.LoggerContext;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;

@@ -3,7 +3,7 @@ package io.quarry.card;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.parameters.ParameterValues;
 import io.quarry.web.error.ApiException;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.ArrayList;
 import java.util.Map;
 

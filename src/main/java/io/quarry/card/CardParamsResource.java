@@ -6,7 +6,7 @@ import io.quarry.sync.FieldValuesService;
 import io.quarry.web.param.NonBlank;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -8,7 +8,7 @@ import io.quarry.web.error.ApiException;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,7 +1,7 @@
 package io.quarry.collection;
 
 import io.quarry.web.error.ApiException;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.Set;
 
 /**

@@ -2,7 +2,7 @@ package io.quarry.collection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import java.time.Clock;

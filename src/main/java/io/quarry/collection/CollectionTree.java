@@ -1,7 +1,7 @@
 package io.quarry.collection;
 
 import io.quarry.appdb.Db;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

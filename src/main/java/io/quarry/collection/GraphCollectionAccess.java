@@ -2,7 +2,7 @@ package io.quarry.collection;
 
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionPermissionMapper.Grant;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

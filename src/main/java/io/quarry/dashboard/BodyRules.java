@@ -77,7 +77,7 @@ public final class BodyRules {
             body.addError(key, PARAMETERS, "invalid parameter, received: " + value);
             return null;
         }
-        return io.quarry.web.Json.MAPPER.convertValue(value, List.class);
+        return io.quarry.core.Json.MAPPER.convertValue(value, List.class);
     }
 
     static String render(JsonNode value) {

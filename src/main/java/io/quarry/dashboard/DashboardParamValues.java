@@ -6,7 +6,7 @@ import io.quarry.collection.CollectionAccess;
 import io.quarry.parameters.ParameterValues;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

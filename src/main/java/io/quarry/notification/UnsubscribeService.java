@@ -1,7 +1,7 @@
 package io.quarry.notification;
 
 import io.quarry.auth.Throttle;
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.setting.Settings;
 import io.quarry.web.error.ApiException;
 import java.time.Clock;

@@ -3,7 +3,7 @@ package io.quarry.permission;
 import io.quarry.appdb.Db;
 import io.quarry.qp.QueryFailure;
 import io.quarry.web.error.ApiException;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.quarry.qp;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;

@@ -2,7 +2,7 @@ package io.quarry.qp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;

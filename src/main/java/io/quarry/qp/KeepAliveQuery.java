@@ -1,6 +1,6 @@
 package io.quarry.qp;
 
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;

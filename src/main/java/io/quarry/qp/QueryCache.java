@@ -2,7 +2,7 @@ package io.quarry.qp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.quarry.appdb.Db;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -14,7 +14,7 @@ import io.quarry.warehouse.TableMetadataResource;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;

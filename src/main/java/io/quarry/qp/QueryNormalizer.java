@@ -2,7 +2,7 @@ package io.quarry.qp;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.quarry.revision;
 
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.Map;
 import org.apache.ibatis.session.SqlSession;
 

@@ -1,6 +1,6 @@
 package io.quarry.revision;
 
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

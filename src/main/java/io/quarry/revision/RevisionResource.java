@@ -9,7 +9,7 @@ import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -46,7 +46,7 @@ public final class RevisionResource {
     @GET
     @Access(Access.Level.USER)
     public List<Map<String, Object>> list(@QueryParam("entity") String entity, @QueryParam("id") PosInt id) {
-        Body body = Body.of(io.quarry.web.Json.object().put("entity", entity));
+        Body body = Body.of(io.quarry.core.Json.object().put("entity", entity));
         String checked = body.enumOf("entity", false, ENTITIES);
         body.throwIfInvalid();
         Validation.required("id", id, ParamRule.POS_INT);
@@ -57,7 +57,7 @@ public final class RevisionResource {
     @Path("{entity}/{id}")
     @Access(Access.Level.USER)
     public List<Map<String, Object>> listByPath(@PathParam("entity") String entity, @PathParam("id") PosInt id) {
-        Body body = Body.of(io.quarry.web.Json.object().put("entity", entity));
+        Body body = Body.of(io.quarry.core.Json.object().put("entity", entity));
         String checked = body.enumOf("entity", false, ENTITIES);
         body.throwIfInvalid();
         return history(checked, id.value());

@@ -1,6 +1,6 @@
 package io.quarry.revision;
 
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;

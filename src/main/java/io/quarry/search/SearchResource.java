@@ -6,7 +6,7 @@ import io.quarry.web.error.ApiException;
 import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -3,7 +3,7 @@ package io.quarry.search;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.permission.DataPermissions;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;

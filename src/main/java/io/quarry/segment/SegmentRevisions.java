@@ -3,7 +3,7 @@ package io.quarry.segment;
 import io.quarry.revision.Revision;
 import io.quarry.user.User;
 import io.quarry.user.UserMapper;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

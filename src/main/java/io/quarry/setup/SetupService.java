@@ -9,7 +9,7 @@ import io.quarry.setting.Settings;
 import io.quarry.user.User;
 import io.quarry.user.UserMapper;
 import io.quarry.user.UserService;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

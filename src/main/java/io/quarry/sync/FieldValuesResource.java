@@ -29,7 +29,7 @@ public final class FieldValuesResource {
     @Inject
     private io.quarry.permission.DataPermissions dataPermissions;
     @Inject
-    private io.quarry.web.security.Caller caller;
+    private io.quarry.core.Caller caller;
 
     @Inject
     public FieldValuesResource(Db db, SyncService sync) {

@@ -10,7 +10,7 @@ import io.quarry.warehouse.Field;
 import io.quarry.warehouse.FieldValues;
 import io.quarry.warehouse.Table;
 import io.quarry.warehouse.WarehouseMapper;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;

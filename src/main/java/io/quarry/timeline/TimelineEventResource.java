@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;

@@ -15,7 +15,7 @@ import io.quarry.user.User;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

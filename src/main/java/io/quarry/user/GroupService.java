@@ -3,7 +3,7 @@ package io.quarry.user;
 import io.quarry.appdb.Db;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

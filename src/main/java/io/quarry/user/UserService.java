@@ -5,7 +5,7 @@ import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

@@ -8,7 +8,7 @@ import io.quarry.sync.SyncService;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;

@@ -124,8 +124,8 @@ public final class DatabaseService {
 
     /** True when the details differ (compared as JSON values, so 5432 and 5432.0 are not told apart by accident). */
     public static boolean sameDetails(Map<String, Object> a, Map<String, Object> b) {
-        return Objects.equals(io.quarry.web.Json.MAPPER.valueToTree(a == null ? Map.of() : a),
-                io.quarry.web.Json.MAPPER.valueToTree(b == null ? Map.of() : b));
+        return Objects.equals(io.quarry.core.Json.MAPPER.valueToTree(a == null ? Map.of() : a),
+                io.quarry.core.Json.MAPPER.valueToTree(b == null ? Map.of() : b));
     }
 
     /** The database, or null. */

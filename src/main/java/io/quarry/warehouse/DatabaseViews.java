@@ -2,7 +2,7 @@ package io.quarry.warehouse;
 
 import io.quarry.driver.Driver;
 import io.quarry.driver.Feature;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package io.quarry.warehouse;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -135,8 +135,8 @@ public final class MetadataService {
             return List.of();
         }
         try {
-            JsonNode node = io.quarry.web.Json.read(text);
-            return node.isArray() ? io.quarry.web.Json.MAPPER.convertValue(node, List.class) : List.of();
+            JsonNode node = io.quarry.core.Json.read(text);
+            return node.isArray() ? io.quarry.core.Json.MAPPER.convertValue(node, List.class) : List.of();
         } catch (java.io.IOException e) {
             return List.of();
         }

@@ -1,6 +1,6 @@
 package io.quarry.warehouse;
 
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.sample.SampleDatabase;
 import io.quarry.sync.SyncService;
 import java.nio.file.Path;

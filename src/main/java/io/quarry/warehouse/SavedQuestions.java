@@ -1,7 +1,7 @@
 package io.quarry.warehouse;
 
 import io.quarry.web.error.ApiException;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

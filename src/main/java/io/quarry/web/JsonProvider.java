@@ -1,5 +1,6 @@
 package io.quarry.web;
 
+import io.quarry.core.Json;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.ext.ContextResolver;
 import jakarta.ws.rs.ext.Provider;

@@ -9,7 +9,7 @@ import io.quarry.web.error.WebExceptionMapper;
 import io.quarry.web.param.ParamConverters;
 import io.quarry.web.security.AccessFeature;
 import io.quarry.web.security.AuthFilter;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import io.quarry.web.security.CallerFactory;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.core.Context;

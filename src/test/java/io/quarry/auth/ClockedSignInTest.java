@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.boot.Quarry;
 import io.quarry.testing.MutableClock;
 import io.quarry.user.User;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.web.error.ApiException;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -7,7 +7,7 @@ import io.quarry.testing.Fixtures;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;

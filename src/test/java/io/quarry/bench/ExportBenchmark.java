@@ -5,7 +5,7 @@ import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.PostgresTargets;
 import io.quarry.testing.TestServer;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,5 +1,6 @@
 package io.quarry.boot;
 
+import io.quarry.core.AppConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

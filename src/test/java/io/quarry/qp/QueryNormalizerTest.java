@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -200,7 +200,7 @@ class SettingIT {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> errors(Api.Res res) {
-        return (Map<String, Object>) io.quarry.web.Json.MAPPER.convertValue(res.json().get("errors"), Map.class);
+        return (Map<String, Object>) io.quarry.core.Json.MAPPER.convertValue(res.json().get("errors"), Map.class);
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.quarry.testing;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

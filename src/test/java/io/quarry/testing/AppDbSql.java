@@ -1,6 +1,6 @@
 package io.quarry.testing;
 
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.PreparedStatement;

@@ -362,7 +362,7 @@ class DatabaseBrowseIT {
                 List.of(Map.of("name", "count", "display_name", "Count", "base_type", "type/BigInteger"))));
         saved.register(new SavedQuestions.Source() {
             @Override
-            public List<SavedQuestions.SourceCard> cards(io.quarry.web.security.Caller caller, String type) {
+            public List<SavedQuestions.SourceCard> cards(io.quarry.core.Caller caller, String type) {
                 return cards.apply(type);
             }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.boot.AppConfig;
+import io.quarry.core.AppConfig;
 import io.quarry.driver.Driver;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;

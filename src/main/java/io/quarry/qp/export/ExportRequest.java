@@ -2,7 +2,7 @@ package io.quarry.qp.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;

@@ -7,7 +7,7 @@ import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.QueryResponses;
 import io.quarry.web.security.Access;
-import io.quarry.web.security.Caller;
+import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;

@@ -1,7 +1,7 @@
 package io.quarry.qp.export;
 
 import io.quarry.qp.Column;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.text.DecimalFormat;

@@ -8,7 +8,7 @@ import io.quarry.qp.QueryResponses;
 import io.quarry.qp.ResultWriter;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import java.io.FilterOutputStream;
 import java.io.IOException;

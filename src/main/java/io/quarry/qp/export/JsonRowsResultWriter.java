@@ -3,7 +3,7 @@ package io.quarry.qp.export;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.quarry.qp.Column;
 import io.quarry.qp.ResultWriter;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;

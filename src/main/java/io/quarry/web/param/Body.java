@@ -3,7 +3,7 @@ package io.quarry.web.param;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -70,7 +70,7 @@ public final class Validation {
         if (value == null) {
             return null;
         }
-        Body query = Body.of(io.quarry.web.Json.object().put(name, value));
+        Body query = Body.of(io.quarry.core.Json.object().put(name, value));
         String chosen = query.optEnum(name, allowed);
         query.throwIfInvalid();
         return chosen;

@@ -1,5 +1,6 @@
 package io.quarry.web.security;
 
+import io.quarry.core.Caller;
 import io.quarry.auth.ApiKeyService;
 import io.quarry.auth.SessionService;
 import io.quarry.user.User;

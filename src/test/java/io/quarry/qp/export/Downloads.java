@@ -1,6 +1,6 @@
 package io.quarry.qp.export;
 
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

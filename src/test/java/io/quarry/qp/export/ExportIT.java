@@ -13,7 +13,7 @@ import io.quarry.testing.Fixtures;
 import io.quarry.testing.PostgresTargets;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestServer;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import java.util.Map;

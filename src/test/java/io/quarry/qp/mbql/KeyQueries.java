@@ -3,7 +3,7 @@ package io.quarry.qp.mbql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.quarry.web.Json;
+import io.quarry.core.Json;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.Connection;

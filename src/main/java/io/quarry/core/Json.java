@@ -1,4 +1,4 @@
-package io.quarry.web;
+package io.quarry.core;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;

@@ -1,4 +1,4 @@
-package io.quarry.web.security;
+package io.quarry.core;
 
 /**
  * Who is making the current request. {@code sessionKey} is the raw session id the request carried (needed to log
