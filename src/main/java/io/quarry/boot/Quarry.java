@@ -14,6 +14,7 @@ import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
 import io.quarry.bookmark.BookmarkMapper;
+import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardService;
 import io.quarry.collection.CollectionAccess;
@@ -198,11 +199,19 @@ public final class Quarry implements AutoCloseable {
                 connectionTester, clock);
         schemaSync = new SchemaSync(db, databases, clock);
         sync = new SyncService(databases, schemaSync, scheduler);
+        // What the query processor reads while it compiles and checks rights, built before it: collection rights,
+        // revisions (segments record theirs), data permissions, then the look-ups of cards, segments and snippets.
+        collectionAccess = new GraphCollectionAccess(db);
+        revisions = new Revisions(clock);
+        dataPermissions = new DataPermissions(db);
+        segments = new SegmentService(db, revisions, dataPermissions, clock);
+        snippets = new SnippetService(db, collectionAccess, clock);
+        CardLookups cardLookups = new CardLookups(db, collectionAccess);
         queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
-                config.queryTimeoutSeconds);
+                config.queryTimeoutSeconds, new QueryProcessor.Lookups(cardLookups::cardQuery, cardLookups,
+                        segments::filterOf, snippets::contentByName, dataPermissions::checkQuery));
         queryCache = new QueryCache(db, clock);
         cards = new CardService(db, databases, queryProcessor, settings, clock);
-        queryProcessor.useCards(cards::cardQuery);
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
         metadata = new MetadataService(db, databases, sync, clock);
@@ -217,23 +226,14 @@ public final class Quarry implements AutoCloseable {
         syncSchedules.start();
         DriverSettings.register(settings, drivers);
         sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
-        collectionAccess = new GraphCollectionAccess(db);
-        revisions = new Revisions(clock);
         dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
-        dataPermissions = new DataPermissions(db);
         dataPermissionGraph = new DataPermissionGraph(db, clock);
         databases.onCreate((session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         groups.onCreate(dataPermissions::grantGroupDefaults);
-        queryProcessor.usePermissions(dataPermissions::checkQuery);
         search = new SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
-        queryProcessor.useCardAccess(cards::canRead);
         revisions.register("dashboard", dashboards);
-        segments = new SegmentService(db, revisions, dataPermissions, clock);
-        queryProcessor.useSegments(segments::filterOf);
-        snippets = new SnippetService(db, collectionAccess, clock);
-        queryProcessor.useSnippets(snippets::contentByName);
         cardSources = new CardSources(db, collectionAccess, dataPermissions, databases);
         savedQuestions.register(cardSources);
         collections = new CollectionService(db, collectionAccess, clock);

@@ -166,12 +166,6 @@ public final class CardService implements Revertible {
         return card;
     }
 
-    /** Whether the card exists and the caller may read its collection. */
-    public boolean canRead(Caller caller, long id) {
-        Card card = db.with(CardMapper.class, m -> m.findCard(id));
-        return card != null && access.canRead(caller, card.collectionId);
-    }
-
     /** 404 for a missing card, 403 unless the caller may write its collection. */
     public Card requireWritable(long id, Caller caller) {
         Card card = require(id);
@@ -516,17 +510,6 @@ public final class CardService implements Revertible {
     }
 
     // --- queries -------------------------------------------------------------------------------------------------
-
-    /** A card's stored query, for references from other queries; null for a missing or archived card. */
-    @SuppressWarnings("unchecked")
-    public io.quarry.qp.mbql.MbqlReferences.CardQuery cardQuery(long id) {
-        Card card = db.with(CardMapper.class, m -> m.findCard(id));
-        if (card == null || card.archived) {
-            return null;
-        }
-        return new io.quarry.qp.mbql.MbqlReferences.CardQuery(card.databaseId,
-                Json.MAPPER.convertValue(parse(card.datasetQuery), Map.class));
-    }
 
     /** The card's stored query as a request to run, with the caller's {@code parameters} unless absent or null. */
     static ObjectNode queryRequest(Card card, JsonNode parameters) {

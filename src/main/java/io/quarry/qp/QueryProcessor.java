@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -59,10 +60,13 @@ public final class QueryProcessor {
     private final Clock clock;
     private final int timeoutSeconds;
     private final MbqlQueries mbql;
+    private final Lookups lookups;
 
     private final ExecutorService workers;
 
-    public QueryProcessor(DatabaseService databases, QueryExecutor executor, Db db, Settings settings, Clock clock, int timeoutSeconds) {
+    public QueryProcessor(DatabaseService databases, QueryExecutor executor, Db db, Settings settings, Clock clock, int timeoutSeconds,
+                          Lookups lookups) {
+        this.lookups = Objects.requireNonNull(lookups, "lookups is null");
         this.databases = databases;
         this.executor = executor;
         this.db = db;
@@ -91,146 +95,165 @@ public final class QueryProcessor {
         workers.shutdownNow();
     }
 
-    /** The structured-query compiler (modules owning cards, segments and metrics plug their references in here). */
-    public MbqlQueries mbql() {
-        return mbql;
-    }
-
-    /** Saved questions, for {@code {{#123}}} in native SQL and {@code card__123} sources in MBQL; set by the cards module. */
-    private volatile LongFunction<CardQuery> cards = id -> null;
-    /** How deep card references are being compiled on this thread (a card that refers to itself must stop). */
-    private static final ThreadLocal<int[]> CARD_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
-
-    /** Segments' filter clauses for {@code ["segment", id]}; set by the segments module. */
-    private volatile LongFunction<Object> segments = id -> null;
-    /** Snippets' SQL by name for {@code {{snippet: name}}}; set by the snippets module. */
-    private volatile Function<String, String> snippets = name -> null;
-
-    public void useSegments(LongFunction<Object> lookup) {
-        this.segments = lookup;
-    }
-
-    public void useSnippets(Function<String, String> lookup) {
-        this.snippets = lookup;
-    }
-
-    /** Whether a caller may read a saved card (its collection's rights); set by the cards module. */
+    /** Whether a caller may read a saved card (its collection's rights); implemented by the cards module. */
     public interface CardAccess {
         boolean canRead(Caller caller, long cardId);
     }
 
-    private volatile CardAccess cardAccess = (caller, cardId) -> true;
-    /** The caller of the ad-hoc query being compiled on this thread, whose card references must be readable to them. */
-    private static final ThreadLocal<Caller> AD_HOC_CALLER = new ThreadLocal<>();
-
-    public void useCardAccess(CardAccess access) {
-        this.cardAccess = access;
+    /**
+     * The data permission check, implemented by the permissions module: throws a {@link QueryFailure} of type
+     * MISSING_PERMISSIONS when the caller may not run the query (ad-hoc native SQL, ad-hoc structured, saved question).
+     */
+    public interface Permissions {
+        void check(Caller caller, long databaseId, boolean nativeQuery, boolean savedCard);
     }
 
     /**
-     * An ad-hoc query may use a saved card ({@code card__N}, {@code {{#N}}}) only when its caller may read that card,
-     * as in Metabase; a saved question runs with its own rights (its source cards are not checked again).
+     * The read-only look-ups the processor compiles references with and checks rights by, built before it by the
+     * modules that own them: saved questions ({@code {{#123}}} in native SQL, {@code card__123} sources in MBQL) and
+     * who may read them, segments' filter clauses ({@code ["segment", id]}), snippets' SQL by name
+     * ({@code {{snippet: name}}}), and the data permission check.
      */
-    private void requireReadableCard(long cardId) {
-        Caller caller = AD_HOC_CALLER.get();
-        if (caller != null && !cardAccess.canRead(caller, cardId)) {
-            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to view Card " + cardId + ".");
+    public record Lookups(LongFunction<CardQuery> cards, CardAccess cardAccess, LongFunction<Object> segments,
+                          Function<String, String> snippets, Permissions permissions) {
+        public Lookups {
+            Objects.requireNonNull(cards, "cards is null");
+            Objects.requireNonNull(cardAccess, "cardAccess is null");
+            Objects.requireNonNull(segments, "segments is null");
+            Objects.requireNonNull(snippets, "snippets is null");
+            Objects.requireNonNull(permissions, "permissions is null");
         }
-    }
-
-    public void useCards(LongFunction<CardQuery> lookup) {
-        this.cards = lookup;
-        mbql.useReferences(new MbqlReferences() {
-            @Override
-            public CardQuery card(long cardId) {
-                CardQuery card = readableCard(cardId);
-                return card == null ? null : withTagsFilledIn(card);
-            }
-
-            @Override
-            public Object segment(long segmentId) {
-                return segments.apply(segmentId);
-            }
-
-            @Override
-            public Object metric(long metricId) {
-                return null;
-            }
-        });
     }
 
     /**
-     * A native card used as the source of a structured query: its template tags (snippets, card references, variables
-     * with their defaults, optional clauses without a value dropped) are filled in here, so the structured compiler
-     * gets plain SQL and its bind values ({@code native.params}, in order). A required variable without a default
-     * fails the query as it would fail the card itself.
+     * One compilation of a query and, recursively, of the cards it refers to. {@code reader}: the caller of an ad-hoc
+     * query, whose card references must be readable to them (null for a saved question, which runs with its own
+     * rights, and for superusers); {@code depth}: how deep in card references this compilation is (a card that
+     * refers to itself, maybe through others, stops at depth 10).
      */
-    private CardQuery withTagsFilledIn(CardQuery card) {
-        if (card.datasetQuery() == null) {
-            return card;
-        }
-        Query query;
-        try {
-            query = QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery()));
-        } catch (QueryFailure | IllegalArgumentException e) {
-            return card; // the structured compiler reports what it cannot use
-        }
-        if (query.type() != Query.Type.NATIVE || query.nativeSql() == null
-                || (query.templateTags().isEmpty() && !query.nativeSql().contains("{{"))) {
-            return card;
-        }
-        Database database = databases.find(card.databaseId());
-        if (database == null) {
-            return card;
-        }
-        CompiledQuery compiled = compileNested(query, database);
-        Map<String, Object> nativePart = new LinkedHashMap<>();
-        nativePart.put("query", compiled.sql());
-        nativePart.put("params", new ArrayList<>(compiled.params()));
-        Map<String, Object> filled = new LinkedHashMap<>();
-        filled.put("database", card.databaseId());
-        filled.put("type", "native");
-        filled.put("native", nativePart);
-        return new CardQuery(card.databaseId(), filled);
-    }
+    private final class Compilation implements MbqlReferences {
+        private static final int MAX_DEPTH = 10;
+        private final Caller reader;
+        private final int depth;
 
-    /** A card's query compiled to SQL for use as a subquery on {@code database}; null when there is no such card. */
-    private Substitution.Bound compileCard(long cardId, Database database) {
-        CardQuery card = readableCard(cardId);
-        if (card == null) {
+        Compilation(Caller reader, int depth) {
+            this.reader = reader;
+            this.depth = depth;
+        }
+
+        CompiledQuery compile(Query query, Database database) {
+            if (query.type() == Query.Type.MBQL) {
+                return mbql.compile(query, database, this);
+            }
+            Driver driver = databases.driverOf(database);
+            Map<String, TemplateTag> tags = new LinkedHashMap<>();
+            query.templateTags().forEach((key, value) -> {
+                if (value instanceof Map<?, ?> map) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> tag = (Map<String, Object>) map;
+                    tags.put(key, TemplateTag.fromJson(key, tag));
+                }
+            });
+            try {
+                Substitution.Bound bound = new TagResolver(tags, QueryNormalizer.tagValues(query.parameters()),
+                        new Sources(this, database, driver), LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek())
+                        .fill(query.nativeSql());
+                if ("h2".equals(database.engine)) {
+                    H2Guard.check(bound.sql());
+                }
+                return new CompiledQuery(bound.sql(), bound.params(), List.of());
+            } catch (TemplateException e) {
+                throw new QueryFailure(e.getMessage().startsWith("You'll need") ? QueryFailure.Type.MISSING_REQUIRED_PARAMETER
+                        : QueryFailure.Type.INVALID_QUERY, e.getMessage());
+            }
+        }
+
+        @Override
+        public CardQuery card(long cardId) {
+            CardQuery card = readableCard(cardId);
+            return card == null ? null : withTagsFilledIn(card);
+        }
+
+        @Override
+        public Object segment(long segmentId) {
+            return lookups.segments().apply(segmentId);
+        }
+
+        @Override
+        public Object metric(long metricId) {
             return null;
         }
-        if (card.databaseId() != database.id) {
-            throw new TemplateException("Card " + cardId + " queries another database.");
-        }
-        try {
-            CompiledQuery compiled = compileNested(QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery())), database);
-            return new Substitution.Bound(compiled.sql(), compiled.params());
-        } catch (QueryFailure failure) {
-            throw new TemplateException("Card " + cardId + ": " + failure.getMessage());
-        }
-    }
 
-    /** A saved card by id (null when there is none), failing when the ad-hoc caller may not read it. */
-    private CardQuery readableCard(long cardId) {
-        CardQuery card = cards.apply(cardId);
-        if (card != null) {
-            requireReadableCard(cardId);
+        /**
+         * An ad-hoc query may use a saved card ({@code card__N}, {@code {{#N}}}) only when its caller may read that
+         * card, as in Metabase; a saved question runs with its own rights (its source cards are not checked again).
+         */
+        private CardQuery readableCard(long cardId) {
+            CardQuery card = lookups.cards().apply(cardId);
+            if (card != null && reader != null && !lookups.cardAccess().canRead(reader, cardId)) {
+                throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to view Card " + cardId + ".");
+            }
+            return card;
         }
-        return card;
-    }
 
-    /** Compiles the query of a referenced card; a card that refers to itself (maybe through others) stops at depth 10. */
-    private CompiledQuery compileNested(Query query, Database database) {
-        int[] depth = CARD_DEPTH.get();
-        if (depth[0] >= 10) {
-            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Card references nest too deeply (does a card refer to itself?).");
+        /**
+         * A native card used as the source of a structured query: its template tags (snippets, card references,
+         * variables with their defaults, optional clauses without a value dropped) are filled in here, so the
+         * structured compiler gets plain SQL and its bind values ({@code native.params}, in order). A required variable
+         * without a default fails the query as it would fail the card itself.
+         */
+        private CardQuery withTagsFilledIn(CardQuery card) {
+            if (card.datasetQuery() == null) {
+                return card;
+            }
+            Query query;
+            try {
+                query = QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery()));
+            } catch (QueryFailure | IllegalArgumentException e) {
+                return card; // the structured compiler reports what it cannot use
+            }
+            if (query.type() != Query.Type.NATIVE || query.nativeSql() == null
+                    || (query.templateTags().isEmpty() && !query.nativeSql().contains("{{"))) {
+                return card;
+            }
+            Database database = databases.find(card.databaseId());
+            if (database == null) {
+                return card;
+            }
+            CompiledQuery compiled = compileNested(query, database);
+            Map<String, Object> nativePart = new LinkedHashMap<>();
+            nativePart.put("query", compiled.sql());
+            nativePart.put("params", new ArrayList<>(compiled.params()));
+            Map<String, Object> filled = new LinkedHashMap<>();
+            filled.put("database", card.databaseId());
+            filled.put("type", "native");
+            filled.put("native", nativePart);
+            return new CardQuery(card.databaseId(), filled);
         }
-        depth[0]++;
-        try {
-            return compile(query, database);
-        } finally {
-            depth[0]--;
+
+        /** A card's query compiled to SQL for use as a subquery on {@code database}; null when there is no such card. */
+        Substitution.Bound compileCard(long cardId, Database database) {
+            CardQuery card = readableCard(cardId);
+            if (card == null) {
+                return null;
+            }
+            if (card.databaseId() != database.id) {
+                throw new TemplateException("Card " + cardId + " queries another database.");
+            }
+            try {
+                CompiledQuery compiled = compileNested(QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery())), database);
+                return new Substitution.Bound(compiled.sql(), compiled.params());
+            } catch (QueryFailure failure) {
+                throw new TemplateException("Card " + cardId + ": " + failure.getMessage());
+            }
+        }
+
+        /** Compiles the query of a referenced card one level deeper. */
+        private CompiledQuery compileNested(Query query, Database database) {
+            if (depth >= MAX_DEPTH) {
+                throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Card references nest too deeply (does a card refer to itself?).");
+            }
+            return new Compilation(reader, depth + 1).compile(query, database);
         }
     }
 
@@ -247,7 +270,7 @@ public final class QueryProcessor {
             if (inner.get("source-table") instanceof String s && s.startsWith("card__")) {
                 CardQuery card;
                 try {
-                    card = cards.apply(Long.parseLong(s.substring("card__".length())));
+                    card = lookups.cards().apply(Long.parseLong(s.substring("card__".length())));
                 } catch (NumberFormatException e) {
                     return query;
                 }
@@ -263,78 +286,56 @@ public final class QueryProcessor {
     public record Prepared(Query query, Database database, CompiledQuery compiled, long rowLimit) {
     }
 
+    /** A request normalised, with the database it runs on (not yet checked against the caller's rights). */
+    public record Resolved(Query query, Database database) {
+    }
+
     public Prepared prepare(JsonNode request, Caller caller, Purpose purpose) {
         return prepare(request, caller, purpose, false);
     }
 
-    /** As {@link #prepare(JsonNode, Caller, Purpose)}; {@code savedCard}: the query is a saved question's, run as saved. */
+    /**
+     * As {@link #prepare(JsonNode, Caller, Purpose)}; {@code savedCard}: the query is a saved question's, run as saved.
+     * The stages one by one: {@link #resolve}, {@link #checkPermissions}, {@link #compile(Resolved, Caller, Purpose, boolean)}.
+     */
     public Prepared prepare(JsonNode request, Caller caller, Purpose purpose, boolean savedCard) {
+        Resolved resolved = resolve(request);
+        checkPermissions(caller, resolved, savedCard);
+        return compile(resolved, caller, purpose, savedCard);
+    }
+
+    /** Normalises the request and finds its database; a missing database is an invalid query. */
+    public Resolved resolve(JsonNode request) {
         Query query = onSourceCardDatabase(QueryNormalizer.normalize(request));
         Database database = databases.find(query.databaseId());
         if (database == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
         }
-        checkPermissions(caller, database, query, savedCard);
-        boolean checkCards = !savedCard && !caller.superuser();
-        if (checkCards) {
-            AD_HOC_CALLER.set(caller);
-        }
-        try {
-            return new Prepared(query, database, compile(query, database), rowLimit(query, purpose));
-        } finally {
-            if (checkCards) {
-                AD_HOC_CALLER.remove();
-            }
-        }
-    }
-
-    /**
-     * The data permission check, plugged in by the permissions module: throws a {@link QueryFailure} of type
-     * MISSING_PERMISSIONS when the caller may not run the query (ad-hoc native SQL, ad-hoc structured, saved question).
-     */
-    public interface Permissions {
-        void check(Caller caller, long databaseId, boolean nativeQuery, boolean savedCard);
-    }
-
-    private volatile Permissions permissions = (caller, databaseId, nativeQuery, savedCard) -> { };
-
-    public void usePermissions(Permissions permissions) {
-        this.permissions = permissions;
+        return new Resolved(query, database);
     }
 
     /** Data permissions: signed-in callers only, then the permission graph's verdict. */
-    private void checkPermissions(Caller caller, Database database, Query query, boolean savedCard) {
+    public void checkPermissions(Caller caller, Resolved resolved, boolean savedCard) {
         if (!caller.authenticated()) {
             throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to run this query.");
         }
-        permissions.check(caller, database.id, query.type() != Query.Type.MBQL, savedCard);
+        lookups.permissions().check(caller, resolved.database().id, resolved.query().type() != Query.Type.MBQL, savedCard);
     }
 
+    /**
+     * Compiles a resolved query with the caller's rights: an ad-hoc query's card references must be readable to a
+     * caller who is not a superuser; a saved question's are not checked again.
+     */
+    public Prepared compile(Resolved resolved, Caller caller, Purpose purpose, boolean savedCard) {
+        Caller reader = !savedCard && !caller.superuser() ? caller : null;
+        Query query = resolved.query();
+        return new Prepared(query, resolved.database(), new Compilation(reader, 0).compile(query, resolved.database()),
+                rowLimit(query, purpose));
+    }
+
+    /** Compiles a query without a caller (its card references are not checked), as the pivot subsets are. */
     public CompiledQuery compile(Query query, Database database) {
-        if (query.type() == Query.Type.MBQL) {
-            return mbql.compile(query, database);
-        }
-        Driver driver = databases.driverOf(database);
-        Map<String, TemplateTag> tags = new LinkedHashMap<>();
-        query.templateTags().forEach((key, value) -> {
-            if (value instanceof Map<?, ?> map) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> tag = (Map<String, Object>) map;
-                tags.put(key, TemplateTag.fromJson(key, tag));
-            }
-        });
-        try {
-            Substitution.Bound bound = new TagResolver(tags, QueryNormalizer.tagValues(query.parameters()),
-                    new Sources(database, driver), LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek())
-                    .fill(query.nativeSql());
-            if ("h2".equals(database.engine)) {
-                H2Guard.check(bound.sql());
-            }
-            return new CompiledQuery(bound.sql(), bound.params(), List.of());
-        } catch (TemplateException e) {
-            throw new QueryFailure(e.getMessage().startsWith("You'll need") ? QueryFailure.Type.MISSING_REQUIRED_PARAMETER
-                    : QueryFailure.Type.INVALID_QUERY, e.getMessage());
-        }
+        return new Compilation(null, 0).compile(query, database);
     }
 
     public QueryExecutor.Cursor open(Prepared prepared) {
@@ -381,10 +382,12 @@ public final class QueryProcessor {
 
     /** Columns, snippets and cards for template tags, from Quarry's metadata; fields of other databases do not exist. */
     private final class Sources implements TagResolver.Sources {
+        private final Compilation compilation;
         private final Database database;
         private final Driver driver;
 
-        Sources(Database database, Driver driver) {
+        Sources(Compilation compilation, Database database, Driver driver) {
+            this.compilation = compilation;
             this.database = database;
             this.driver = driver;
         }
@@ -405,12 +408,12 @@ public final class QueryProcessor {
 
         @Override
         public String snippet(String name) {
-            return snippets.apply(name);
+            return lookups.snippets().apply(name);
         }
 
         @Override
         public Substitution.Bound card(long cardId) {
-            return compileCard(cardId, database);
+            return compilation.compileCard(cardId, database);
         }
     }
 }

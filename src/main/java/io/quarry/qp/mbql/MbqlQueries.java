@@ -38,6 +38,11 @@ public final class MbqlQueries {
     }
 
     public CompiledQuery compile(Query query, Database database) {
+        return compile(query, database, references);
+    }
+
+    /** As {@link #compile(Query, Database)}, resolving cards, segments and metrics through {@code references}. */
+    public CompiledQuery compile(Query query, Database database, MbqlReferences references) {
         MbqlDialect dialect = MbqlDialects.forEngine(database.engine);
         if (dialect == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured queries are not supported for "

@@ -1,0 +1,41 @@
+package io.quarry.card;
+
+import io.quarry.appdb.Db;
+import io.quarry.collection.CollectionAccess;
+import io.quarry.core.Caller;
+import io.quarry.core.Json;
+import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.mbql.MbqlReferences;
+import java.util.Map;
+
+/**
+ * The read-only look-ups of saved cards the query processor needs to compile card references ({@code {{#123}}},
+ * {@code card__123}): a card's stored query and whether a caller may read it. Built before the query processor (which
+ * {@link CardService} itself uses), so that the processor gets them through its constructor.
+ */
+public final class CardLookups implements QueryProcessor.CardAccess {
+    private final Db db;
+    private final CollectionAccess access;
+
+    public CardLookups(Db db, CollectionAccess access) {
+        this.db = db;
+        this.access = access;
+    }
+
+    /** A card's stored query, for references from other queries; null for a missing or archived card. */
+    @SuppressWarnings("unchecked")
+    public MbqlReferences.CardQuery cardQuery(long id) {
+        Card card = db.with(CardMapper.class, m -> m.findCard(id));
+        if (card == null || card.archived) {
+            return null;
+        }
+        return new MbqlReferences.CardQuery(card.databaseId, Json.MAPPER.convertValue(CardService.parse(card.datasetQuery), Map.class));
+    }
+
+    /** Whether the card exists and the caller may read its collection. */
+    @Override
+    public boolean canRead(Caller caller, long id) {
+        Card card = db.with(CardMapper.class, m -> m.findCard(id));
+        return card != null && access.canRead(caller, card.collectionId);
+    }
+}
