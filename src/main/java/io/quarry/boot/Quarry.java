@@ -41,6 +41,7 @@ import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.run.QueryRunner;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
@@ -137,6 +138,7 @@ public final class Quarry implements AutoCloseable {
     public final SyncService sync;
     public final QueryProcessor queryProcessor;
     public final QueryCache queryCache;
+    public final QueryRunner queryRunner;
     public final CardService cards;
     public final MetadataService metadata;
     public final SavedQuestions savedQuestions;
@@ -212,6 +214,7 @@ public final class Quarry implements AutoCloseable {
                         segments::filterOf, snippets::contentByName, dataPermissions::checkQuery));
         queryCache = new QueryCache(db, clock);
         cards = new CardService(db, databases, queryProcessor, settings, clock);
+        queryRunner = new QueryRunner(queryProcessor, queryCache, cards::touch, clock);
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
         metadata = new MetadataService(db, databases, sync, clock);

@@ -2,14 +2,12 @@ package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.qp.QueryExecutor;
-import io.quarry.qp.QueryFailure;
-import io.quarry.qp.QueryProcessor;
-import io.quarry.qp.QueryResponses;
 import io.quarry.qp.export.ExportFormat;
 import io.quarry.qp.export.ExportRequest;
-import io.quarry.qp.export.Exports;
 import io.quarry.core.Json;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
+import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
@@ -25,8 +23,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.OffsetDateTime;
 import java.util.Locale;
 
 /**
@@ -37,16 +33,14 @@ import java.util.Locale;
 @Path("card")
 public final class CardExportResource {
     private final CardService cards;
-    private final QueryProcessor processor;
+    private final QueryRunner runner;
     private final Caller caller;
-    private final Clock clock;
 
     @Inject
-    public CardExportResource(CardService cards, QueryProcessor processor, Caller caller, Clock clock) {
+    public CardExportResource(CardService cards, QueryRunner runner, Caller caller) {
         this.cards = cards;
-        this.processor = processor;
+        this.runner = runner;
         this.caller = caller;
-        this.clock = clock;
     }
 
     @POST
@@ -87,17 +81,9 @@ public final class CardExportResource {
         ObjectNode request = CardService.queryRequest(card, parameters);
         options.set("query", request);
         ExportRequest export = ExportRequest.fromJson(options);
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        QueryProcessor.Prepared prepared;
-        QueryExecutor.Cursor cursor;
-        try {
-            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT, true);
-            cursor = processor.open(prepared);
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, format.isFile() ? null : request, card.databaseId);
-        }
-        cards.touch(card.id);
-        return Exports.respond(format, export.options(), prepared, cursor, request, startedAt, slug(card.name));
+        QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug(card.name));
+        return QueryResponder.respond(runner.run(QueryRequest.download(caller, export.query(),
+                new QueryRequest.SavedCard(card.id, card.databaseId), download)));
     }
 
     private static JsonNode parseParameters(String text) {

@@ -1,12 +1,10 @@
 package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.qp.QueryCache;
-import io.quarry.qp.QueryFailure;
-import io.quarry.qp.QueryProcessor;
-import io.quarry.qp.QueryResponses;
-import io.quarry.qp.SavedQueryResponse;
+import io.quarry.qp.run.QueryContext;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
+import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
@@ -33,8 +31,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.OffsetDateTime;
 import java.util.Map;
 
 /** {@code /api/card}: saved questions and models, and running them. */
@@ -48,10 +44,8 @@ public final class CardResource {
     private final DatabaseService databases;
     private final io.quarry.warehouse.MetadataService metadata;
     private final Db db;
-    private final QueryProcessor processor;
-    private final QueryCache cache;
+    private final QueryRunner runner;
     private final Caller caller;
-    private final Clock clock;
 
     /** Data permissions, for the tables' metadata of query_metadata (field-injected to keep the constructor stable). */
     @Inject
@@ -59,15 +53,13 @@ public final class CardResource {
 
     @Inject
     public CardResource(CardService cards, DatabaseService databases, io.quarry.warehouse.MetadataService metadata, Db db,
-                        QueryProcessor processor, QueryCache cache, Caller caller, Clock clock) {
+                        QueryRunner runner, Caller caller) {
         this.cards = cards;
         this.databases = databases;
         this.metadata = metadata;
         this.db = db;
-        this.processor = processor;
-        this.cache = cache;
+        this.runner = runner;
         this.caller = caller;
-        this.clock = clock;
     }
 
     @POST
@@ -232,17 +224,14 @@ public final class CardResource {
         body.optBool("collection_preview");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
-        ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        QueryProcessor.Prepared prepared;
-        try {
-            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, card.databaseId);
-        }
-        cards.touch(card.id);
-        return SavedQueryResponse.respond(processor, cache, prepared, request, card.databaseId, "question", startedAt,
-                card.cacheTtl, Boolean.TRUE.equals(ignoreCache));
+        return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache)));
+    }
+
+    /** The card's query with the caller's parameter values, as a question: its view counted, its cache rules applied. */
+    private QueryRequest questionRequest(Card card, JsonNode parameters, Boolean ignoreCache) {
+        return QueryRequest.savedCard(QueryContext.QUESTION, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
+                CardService.parse(card.datasetQuery), parameters,
+                new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
 
     /** The card's structured query as a pivot table (subtotals and grand total), as Metabase's pivot endpoint. */
@@ -254,16 +243,6 @@ public final class CardResource {
         Boolean ignoreCache = body.optBool("ignore_cache");
         body.throwIfInvalid();
         Card card = cards.requireReadable(id.value(), caller);
-        ObjectNode request = CardService.queryRequest(card, body.get("parameters"));
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        io.quarry.qp.PivotQueries.Plan plan;
-        try {
-            plan = new io.quarry.qp.PivotQueries(processor).plan(processor.prepare(request, caller, QueryProcessor.Purpose.API, true));
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, card.databaseId);
-        }
-        cards.touch(card.id);
-        return SavedQueryResponse.respondPivot(processor, cache, plan, request, "question", startedAt, card.cacheTtl,
-                Boolean.TRUE.equals(ignoreCache));
+        return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache).asPivot()));
     }
 }

@@ -2,17 +2,12 @@ package io.quarry.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.card.CardService;
-import io.quarry.qp.PivotQueries;
-import io.quarry.qp.QueryCache;
-import io.quarry.qp.QueryExecutor;
-import io.quarry.qp.QueryFailure;
-import io.quarry.qp.QueryProcessor;
-import io.quarry.qp.QueryResponses;
-import io.quarry.qp.SavedQueryResponse;
 import io.quarry.qp.export.ExportFormat;
+import io.quarry.qp.run.QueryContext;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
+import io.quarry.qp.web.QueryResponder;
 import io.quarry.qp.export.ExportRequest;
-import io.quarry.qp.export.Exports;
 import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
@@ -32,8 +27,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,21 +38,14 @@ import java.util.Set;
 @Consumes(MediaType.APPLICATION_JSON)
 public final class DashboardResource {
     private final DashboardService dashboards;
-    private final QueryProcessor processor;
-    private final CardService cards;
-    private final QueryCache cache;
+    private final QueryRunner runner;
     private final Caller caller;
-    private final Clock clock;
 
     @Inject
-    public DashboardResource(DashboardService dashboards, QueryProcessor processor, CardService cards, QueryCache cache,
-                             Caller caller, Clock clock) {
+    public DashboardResource(DashboardService dashboards, QueryRunner runner, Caller caller) {
         this.dashboards = dashboards;
-        this.processor = processor;
-        this.cards = cards;
-        this.cache = cache;
+        this.runner = runner;
         this.caller = caller;
-        this.clock = clock;
     }
 
     @POST
@@ -153,32 +139,23 @@ public final class DashboardResource {
     @Access(Access.Level.USER)
     public Response query(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
                           @PathParam("card-id") PosInt cardId, JsonNode json) {
-        DashcardQuery q = dashcardQuery(id, dashcardId, cardId, json);
-        CardRow card = q.run().card();
-        ObjectNode request = q.run().request();
-        QueryProcessor.Prepared prepared;
-        try {
-            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, card.databaseId);
-        }
-        cards.touch(card.id);
-        return SavedQueryResponse.respond(processor, cache, prepared, request, card.databaseId, "dashboard", q.startedAt(),
-                card.cacheTtl, q.ignoreCache());
+        return QueryResponder.respond(runner.run(dashcardQuery(id, dashcardId, cardId, json)));
     }
 
-    /** The body of a dashcard query (plain or pivot), validated, and the dashcard's card with the parameters mapped. */
-    private record DashcardQuery(DashboardService.CardRun run, boolean ignoreCache, OffsetDateTime startedAt) {
-    }
-
-    private DashcardQuery dashcardQuery(PosInt id, PosInt dashcardId, PosInt cardId, JsonNode json) {
+    /**
+     * The body of a dashcard query (plain or pivot), validated, and the dashcard's card with the dashboard's parameters
+     * mapped, as a request: the card's view counted, its cache rules applied.
+     */
+    private QueryRequest dashcardQuery(PosInt id, PosInt dashcardId, PosInt cardId, JsonNode json) {
         Body body = Body.of(json);
         body.optNonBlank("dashboard_load_id");
         Boolean ignoreCache = body.optBool("ignore_cache");
         JsonNode parameters = parameters(body, body.get("parameters"));
         body.throwIfInvalid();
         DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
-        return new DashcardQuery(run, Boolean.TRUE.equals(ignoreCache), OffsetDateTime.now(clock));
+        CardRow card = run.card();
+        return QueryRequest.savedCard(QueryContext.DASHBOARD_CARD, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
+                run.request(), null, new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
 
     /**
@@ -191,19 +168,7 @@ public final class DashboardResource {
     @Access(Access.Level.USER)
     public Response pivot(@PathParam("id") PosInt id, @PathParam("dashcard-id") PosInt dashcardId,
                           @PathParam("card-id") PosInt cardId, JsonNode json) {
-        DashcardQuery q = dashcardQuery(id, dashcardId, cardId, json);
-        CardRow card = q.run().card();
-        ObjectNode request = q.run().request();
-        OffsetDateTime startedAt = q.startedAt();
-        PivotQueries pivots = new PivotQueries(processor);
-        PivotQueries.Plan plan;
-        try {
-            plan = pivots.plan(processor.prepare(request, caller, QueryProcessor.Purpose.API, true));
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, card.databaseId);
-        }
-        cards.touch(card.id);
-        return SavedQueryResponse.respondPivot(processor, cache, plan, request, "dashboard", startedAt, card.cacheTtl, q.ignoreCache());
+        return QueryResponder.respond(runner.run(dashcardQuery(id, dashcardId, cardId, json).asPivot()));
     }
 
     @POST
@@ -245,19 +210,10 @@ public final class DashboardResource {
         DashboardService.CardRun run = dashboards.cardRun(caller, id, dashcardId, cardId, parameters);
         options.set("query", run.request());
         ExportRequest export = ExportRequest.fromJson(options);
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        QueryProcessor.Prepared prepared;
-        QueryExecutor.Cursor cursor;
-        try {
-            prepared = processor.prepare(export.query(), caller, QueryProcessor.Purpose.EXPORT, true);
-            cursor = processor.open(prepared);
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, format.isFile() ? null : run.request(), run.card().databaseId);
-        }
-        cards.touch(run.card().id);
         String slug = run.card().name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
-        return Exports.respond(format, export.options(), prepared, cursor, run.request(), startedAt,
-                slug.isEmpty() ? "query_result" : slug);
+        QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug.isEmpty() ? "query_result" : slug);
+        return QueryResponder.respond(runner.run(QueryRequest.download(caller, export.query(),
+                new QueryRequest.SavedCard(run.card().id, run.card().databaseId), download)));
     }
 
     private static JsonNode parseJson(Body body, String text) {

@@ -1,6 +1,9 @@
 package io.quarry.qp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
+import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
 import jakarta.inject.Inject;
@@ -10,8 +13,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.OffsetDateTime;
 import java.util.Map;
 
 /** {@code /api/dataset}: ad-hoc queries, the way scripts and MCP servers mostly run SQL. */
@@ -19,15 +20,15 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class DatasetResource {
+    private final QueryRunner runner;
     private final QueryProcessor processor;
     private final Caller caller;
-    private final Clock clock;
 
     @Inject
-    public DatasetResource(QueryProcessor processor, Caller caller, Clock clock) {
+    public DatasetResource(QueryRunner runner, QueryProcessor processor, Caller caller) {
+        this.runner = runner;
         this.processor = processor;
         this.caller = caller;
-        this.clock = clock;
     }
 
     /**
@@ -37,18 +38,7 @@ public final class DatasetResource {
     @POST
     @Access(Access.Level.USER)
     public Response run(JsonNode request) {
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        Long databaseId = request != null && request.path("database").canConvertToExactIntegral() ? request.path("database").asLong() : null;
-        QueryProcessor.Prepared prepared;
-        try {
-            prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, databaseId);
-        }
-        ApiResultWriter.Envelope envelope = new ApiResultWriter.Envelope(prepared.database().id, "ad-hoc", startedAt,
-                QueryResponses.withMiddleware(request), prepared.compiled().sql(), prepared.compiled().params(), prepared.query().jsIntToString());
-        // a slow query keeps the connection alive with newlines and is cancelled when its client goes away
-        return KeepAliveQuery.respond(processor, prepared, request, databaseId, (cursor, out) -> cursor.stream(new ApiResultWriter(out, envelope)));
+        return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller, request)));
     }
 
     /** A structured query as a pivot table: every breakout subtotal and the grand total, streamed as one result. */
@@ -56,14 +46,7 @@ public final class DatasetResource {
     @Path("pivot")
     @Access(Access.Level.USER)
     public Response pivot(JsonNode request) {
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        PivotQueries.Plan plan;
-        try {
-            plan = new PivotQueries(processor).plan(processor.prepare(request, caller, QueryProcessor.Purpose.API));
-        } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, null);
-        }
-        return SavedQueryResponse.respondPivot(processor, null, plan, request, "ad-hoc", startedAt, null, false);
+        return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller, request).asPivot()));
     }
 
     /** The SQL a query compiles to, with its bind values: {@code {"query": "...", "params": [...]}}. */
@@ -76,7 +59,7 @@ public final class DatasetResource {
             return Response.ok(Map.of("query", prepared.compiled().sql(), "params", prepared.compiled().params().stream()
                     .map(String::valueOf).toList())).build();
         } catch (QueryFailure failure) {
-            return QueryResponses.failure(failure, request, null);
+            return QueryResponder.failure(failure, request, null);
         }
     }
 }

@@ -2,10 +2,9 @@ package io.quarry.qp.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.qp.QueryExecutor;
-import io.quarry.qp.QueryFailure;
-import io.quarry.qp.QueryProcessor;
-import io.quarry.qp.QueryResponses;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
+import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
 import jakarta.inject.Inject;
@@ -16,8 +15,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.OffsetDateTime;
 
 /**
  * {@code POST /api/dataset/:export-format}: runs an ad-hoc query and streams its rows as a CSV, JSON or XLSX file, or
@@ -27,15 +24,13 @@ import java.time.OffsetDateTime;
  */
 @Path("dataset")
 public final class ExportResource {
-    private final QueryProcessor processor;
+    private final QueryRunner runner;
     private final Caller caller;
-    private final Clock clock;
 
     @Inject
-    public ExportResource(QueryProcessor processor, Caller caller, Clock clock) {
-        this.processor = processor;
+    public ExportResource(QueryRunner runner, Caller caller) {
+        this.runner = runner;
         this.caller = caller;
-        this.clock = clock;
     }
 
     @POST
@@ -55,18 +50,8 @@ public final class ExportResource {
     }
 
     private Response export(ExportFormat format, ExportRequest request) {
-        OffsetDateTime startedAt = OffsetDateTime.now(clock);
-        ObjectNode query = asDownload(request);
-        QueryProcessor.Prepared prepared;
-        QueryExecutor.Cursor cursor;
-        try {
-            prepared = processor.prepare(query, caller, QueryProcessor.Purpose.EXPORT);
-            cursor = processor.open(prepared);
-        } catch (QueryFailure failure) {
-            Long databaseId = query.path("database").canConvertToExactIntegral() ? query.path("database").asLong() : null;
-            return QueryResponses.failure(failure, format.isFile() ? null : query, databaseId);
-        }
-        return Exports.respond(format, request.options(), prepared, cursor, query, startedAt, "query_result");
+        QueryRequest.Download download = new QueryRequest.Download(format, request.options(), "query_result");
+        return QueryResponder.respond(runner.run(QueryRequest.download(caller, asDownload(request), null, download)));
     }
 
     /**

@@ -1,0 +1,28 @@
+package io.quarry.qp.run;
+
+/**
+ * Why a query runs, as Metabase's execution context: it picks the runner's steps and is what the result says under
+ * {@code context}. The last four are for features still to come (public links, signed embeds, subscriptions and
+ * alerts, persisted models); the runner does not serve them yet.
+ */
+public enum QueryContext {
+    /** {@code POST /api/dataset} (and its pivot form). */
+    AD_HOC("ad-hoc"),
+    /** A saved question: {@code POST /api/card/:id/query} (and its pivot form). */
+    QUESTION("question"),
+    /** A dashcard's card with the dashboard's parameters. */
+    DASHBOARD_CARD("dashboard"),
+    /** A download (ad-hoc, card or dashcard); the result says {@code csv-download}, {@code api-download}... */
+    EXPORT(null),
+    PUBLIC("public-question"),
+    EMBED("embedded-question"),
+    SUBSCRIPTION("pulse"),
+    PERSISTENCE_REFRESH("persistence-refresh");
+
+    /** Metabase's name of the context in a result; null where it depends on the request (downloads). */
+    public final String key;
+
+    QueryContext(String key) {
+        this.key = key;
+    }
+}

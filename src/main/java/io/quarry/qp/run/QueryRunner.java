@@ -1,0 +1,98 @@
+package io.quarry.qp.run;
+
+import io.quarry.qp.QueryCache;
+import io.quarry.qp.QueryFailure;
+import io.quarry.qp.QueryProcessor;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one way an HTTP request runs a query: {@link #run} takes a {@link QueryRequest} through an ordered list of
+ * around-steps ({@link QueryStep}, as Metabase's {@code process-query-for-card} and execute middleware) and answers a
+ * {@link QueryOutcome}. A {@link QueryFailure} thrown by any step before the answer starts becomes
+ * {@link QueryOutcome.Failed} with Metabase's failure body. The steps of each kind of request are listed in
+ * {@link #steps}, with why each comes where it does.
+ */
+public final class QueryRunner {
+    /** Records that a saved card was viewed or run (its view count and last use); the cards module's. */
+    public interface CardUsage {
+        void record(long cardId);
+    }
+
+    private final Clock clock;
+    private final List<QueryStep> apiSteps;
+    private final List<QueryStep> downloadSteps;
+
+    public QueryRunner(QueryProcessor processor, QueryCache cache, CardUsage usage, Clock clock) {
+        Objects.requireNonNull(processor, "processor is null");
+        Objects.requireNonNull(cache, "cache is null");
+        Objects.requireNonNull(usage, "usage is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+        ResolveQuery resolve = new ResolveQuery(processor);
+        CheckPermissions checkPermissions = new CheckPermissions(processor);
+        CompileQuery compile = new CompileQuery(processor);
+        RecordUsage recordUsage = new RecordUsage(usage);
+        // An API answer (ad-hoc, question, dashcard; plain or pivot):
+        this.apiSteps = List.of(
+                // the database a query names must exist before rights on it can be checked
+                resolve,
+                // rights before compiling: a caller without them learns nothing from compile errors (403, not 400)
+                checkPermissions,
+                compile,
+                // a pivot query's subsets compile before usage is recorded, so that a bad pivot counts no view
+                new PlanPivot(processor),
+                // a view is counted once the query is ready to run, before the cache: a cached answer is a view too
+                recordUsage,
+                // the cache key is the compiled SQL (every subset of a pivot query); a hit answers without executing
+                new ResultCache(cache),
+                // last: execute (keeping the connection alive) or stream the pivot subsets
+                new ExecuteOrPivot(new ExecuteWithKeepAlive(processor), new StreamPivot(processor)));
+        // A download (ad-hoc, card, dashcard): no result cache, no keep-alive.
+        this.downloadSteps = List.of(
+                resolve,
+                checkPermissions,
+                compile,
+                // a download executes on the request thread: a query the database refuses fails with its status
+                new OpenCursor(processor),
+                // usage only once the download's query runs (a refused query is no download)
+                recordUsage,
+                new StreamDownload());
+    }
+
+    /** Runs the request through its steps; a failure before the answer starts is {@link QueryOutcome.Failed}. */
+    public QueryOutcome run(QueryRequest request) {
+        QueryRun run = QueryRun.start(request, OffsetDateTime.now(clock));
+        try {
+            return proceed(steps(request), 0, run);
+        } catch (QueryFailure failure) {
+            return new QueryOutcome.Failed(failure, run.failureQuery(), run.failureDatabaseId());
+        }
+    }
+
+    /** The steps of a request, by its context. */
+    List<QueryStep> steps(QueryRequest request) {
+        return switch (request.context()) {
+            case AD_HOC, QUESTION, DASHBOARD_CARD -> apiSteps;
+            case EXPORT -> downloadSteps;
+            case PUBLIC, EMBED, SUBSCRIPTION, PERSISTENCE_REFRESH ->
+                    throw new UnsupportedOperationException("Queries in the " + request.context() + " context are not served yet.");
+        };
+    }
+
+    private static QueryOutcome proceed(List<QueryStep> steps, int index, QueryRun run) {
+        if (index == steps.size()) {
+            throw new IllegalStateException("No step answered the query");
+        }
+        return steps.get(index).apply(run, next -> proceed(steps, index + 1, next));
+    }
+
+    /** The last step of an API answer: a pivot query streams its subsets, any other executes with keep-alive. */
+    private record ExecuteOrPivot(QueryStep execute, QueryStep pivot) implements QueryStep {
+        @Override
+        public QueryOutcome apply(QueryRun run, Chain next) {
+            return (run.plan() != null ? pivot : execute).apply(run, next);
+        }
+    }
+}
