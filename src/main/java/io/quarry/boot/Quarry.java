@@ -40,6 +40,7 @@ import io.quarry.permission.DataPermissions;
 import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryExecutor;
+import io.quarry.qp.QueryMetadata;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.revision.RevisionMapper;
@@ -77,6 +78,7 @@ import io.quarry.warehouse.DetailsCodec;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.warehouse.SavedQuestions;
+import io.quarry.warehouse.TableQueryMetadata;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.QuarryApplication;
 import java.time.Clock;
@@ -141,6 +143,8 @@ public final class Quarry implements AutoCloseable {
     public final QueryRunner queryRunner;
     public final CardService cards;
     public final MetadataService metadata;
+    public final TableQueryMetadata tableQueryMetadata;
+    public final QueryMetadata queryMetadata;
     public final SavedQuestions savedQuestions;
     public final DatabaseUsage databaseUsage;
     public final FieldValuesService fieldValues;
@@ -218,6 +222,8 @@ public final class Quarry implements AutoCloseable {
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
         metadata = new MetadataService(db, databases, sync, clock);
+        tableQueryMetadata = new TableQueryMetadata(databases, metadata, dataPermissions);
+        queryMetadata = new QueryMetadata(databases, metadata, tableQueryMetadata);
         savedQuestions = new SavedQuestions();
         databaseUsage = new DatabaseUsage();
         databaseUsage.register("question", id -> cards.countOnDatabase(id, "question"));

@@ -1,6 +1,7 @@
 package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.qp.QueryMetadata;
 import io.quarry.qp.run.QueryContext;
 import io.quarry.qp.run.QueryRequest;
 import io.quarry.qp.run.QueryRunner;
@@ -42,21 +43,17 @@ public final class CardResource {
 
     private final CardService cards;
     private final DatabaseService databases;
-    private final io.quarry.warehouse.MetadataService metadata;
+    private final QueryMetadata queryMetadata;
     private final Db db;
     private final QueryRunner runner;
     private final Caller caller;
 
-    /** Data permissions, for the tables' metadata of query_metadata (field-injected to keep the constructor stable). */
     @Inject
-    private io.quarry.permission.DataPermissions dataPermissions;
-
-    @Inject
-    public CardResource(CardService cards, DatabaseService databases, io.quarry.warehouse.MetadataService metadata, Db db,
+    public CardResource(CardService cards, DatabaseService databases, QueryMetadata queryMetadata, Db db,
                         QueryRunner runner, Caller caller) {
         this.cards = cards;
         this.databases = databases;
-        this.metadata = metadata;
+        this.queryMetadata = queryMetadata;
         this.db = db;
         this.runner = runner;
         this.caller = caller;
@@ -206,7 +203,7 @@ public final class CardResource {
     @Access(Access.Level.USER)
     public Map<String, Object> queryMetadata(@PathParam("id") PosInt id) {
         Card card = cards.requireReadable(id.value(), caller);
-        return new io.quarry.qp.QueryMetadataResource(databases, metadata, caller, dataPermissions).queryMetadata(CardService.parse(card.datasetQuery));
+        return queryMetadata.of(CardService.parse(card.datasetQuery), caller);
     }
 
     /**

@@ -34,14 +34,16 @@ public final class TableMetadataResource {
     private final Caller caller;
     /** Data permissions: who may see which database. */
     private final io.quarry.permission.DataPermissions dataPermissions;
+    private final TableQueryMetadata tableQueryMetadata;
 
     @Inject
     public TableMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller,
-                                 io.quarry.permission.DataPermissions dataPermissions) {
+                                 io.quarry.permission.DataPermissions dataPermissions, TableQueryMetadata tableQueryMetadata) {
         this.databases = databases;
         this.metadata = metadata;
         this.caller = caller;
         this.dataPermissions = dataPermissions;
+        this.tableQueryMetadata = tableQueryMetadata;
     }
 
     /** Every active table, by name, each with its database. */
@@ -96,29 +98,8 @@ public final class TableMetadataResource {
                                              @QueryParam("include_sensitive_fields") BoolStr includeSensitiveFields,
                                              @QueryParam("include_hidden_fields") BoolStr includeHiddenFields,
                                              @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
-        Table table = metadata.requireTable(id.value());
-        dataPermissions.requireRead(caller, table.dbId);
-        if (BoolStr.orDefault(includeEditableDataModel, false)) {
-            Checks.permitted(caller.superuser());
-        }
-        boolean sensitive = BoolStr.orDefault(includeSensitiveFields, false);
-        boolean hidden = BoolStr.orDefault(includeHiddenFields, false);
-        List<Field> all = metadata.fieldsByTable(List.of(table.id)).get(table.id);
-        MetadataService.Hydrator hydrator = metadata.hydrator(all);
-        List<Map<String, Object>> fields = new ArrayList<>();
-        for (Field f : MetadataViews.listed(all)) {
-            if ("hidden".equals(f.visibilityType) && !hidden || "sensitive".equals(f.visibilityType) && !sensitive) {
-                continue;
-            }
-            fields.add(hydrator.present(f, true));
-        }
-        Map<String, Object> view = MetadataViews.table(table, true);
-        view.put("db", dbView(table.dbId, false));
-        view.put("fields", fields);
-        view.put("segments", List.of());
-        view.put("measures", List.of());
-        view.put("metrics", List.of());
-        return view;
+        return tableQueryMetadata.of(id.value(), caller, BoolStr.orDefault(includeSensitiveFields, false),
+                BoolStr.orDefault(includeHiddenFields, false), BoolStr.orDefault(includeEditableDataModel, false));
     }
 
     @PUT
