@@ -38,13 +38,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
 
 /**
  * The query pipeline every caller goes through, as explicit stages: normalise the request → resolve references
  * (snippets, card tags) → check the caller's data permissions → compile to SQL with bind parameters → execute with a
- * timeout → stream rows to the requested format. {@link #prepare} runs everything up to compilation; {@link #open}
- * executes. Each stage is its own class (QueryNormalizer, TagResolver, QueryExecutor, the writers).
+ * timeout → stream rows to the requested format. {@link #prepare} runs everything up to compilation ({@link #resolve},
+ * {@link #checkPermissions}, {@link #compile(Resolved, Caller, Purpose, boolean)}); {@link #open} executes. Each stage is
+ * its own class (QueryNormalizer, TagResolver, QueryExecutor, the writers). HTTP requests run queries through
+ * {@link io.quarry.qp.run.QueryRunner}, whose around-steps call these stages.
  */
 public final class QueryProcessor {
     /** Metabase's absolute cap: the rows an Excel sheet holds, less its header. */
@@ -84,7 +85,7 @@ public final class QueryProcessor {
 
     /**
      * Threads that execute statements while the request thread keeps the client's connection alive (see
-     * {@link KeepAliveQuery}); idle ones end after a minute, all of them when Quarry stops.
+     * {@code io.quarry.qp.run.ExecuteWithKeepAlive}); idle ones end after a minute, all of them when Quarry stops.
      */
     public ExecutorService workers() {
         return workers;
