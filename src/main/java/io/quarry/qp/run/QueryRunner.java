@@ -12,8 +12,8 @@ import java.util.Objects;
  * The one way an HTTP request runs a query: {@link #run} takes a {@link QueryRequest} through an ordered list of
  * around-steps ({@link QueryStep}, as Metabase's {@code process-query-for-card} and execute middleware) and answers a
  * {@link QueryOutcome}. A {@link QueryFailure} thrown by any step before the answer starts becomes
- * {@link QueryOutcome.Failed} with Metabase's failure body. The steps of each kind of request are listed in
- * {@link #steps}, with why each comes where it does.
+ * {@link QueryOutcome.Failed} with Metabase's failure body. The steps of each kind of request are listed, in order,
+ * in {@code apiSteps} and {@code downloadSteps}, with why each comes where it does.
  */
 public final class QueryRunner {
     /** Records that a saved card was viewed or run (its view count and last use); the cards module's. */
@@ -26,38 +26,45 @@ public final class QueryRunner {
     private final List<QueryStep> downloadSteps;
 
     public QueryRunner(QueryProcessor processor, QueryCache cache, CardUsage usage, Clock clock) {
-        Objects.requireNonNull(processor, "processor is null");
-        Objects.requireNonNull(cache, "cache is null");
-        Objects.requireNonNull(usage, "usage is null");
+        this(clock, apiSteps(Objects.requireNonNull(processor, "processor is null"), Objects.requireNonNull(cache, "cache is null"),
+                Objects.requireNonNull(usage, "usage is null")), downloadSteps(processor, usage));
+    }
+
+    /** A runner with the given steps (for tests of the runner itself). */
+    QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps) {
         this.clock = Objects.requireNonNull(clock, "clock is null");
-        ResolveQuery resolve = new ResolveQuery(processor);
-        CheckPermissions checkPermissions = new CheckPermissions(processor);
-        CompileQuery compile = new CompileQuery(processor);
-        RecordUsage recordUsage = new RecordUsage(usage);
-        // An API answer (ad-hoc, question, dashcard; plain or pivot):
-        this.apiSteps = List.of(
+        this.apiSteps = List.copyOf(apiSteps);
+        this.downloadSteps = List.copyOf(downloadSteps);
+    }
+
+    /** An API answer (ad-hoc, question, dashcard; plain or pivot). */
+    private static List<QueryStep> apiSteps(QueryProcessor processor, QueryCache cache, CardUsage usage) {
+        return List.of(
                 // the database a query names must exist before rights on it can be checked
-                resolve,
+                new ResolveQuery(processor),
                 // rights before compiling: a caller without them learns nothing from compile errors (403, not 400)
-                checkPermissions,
-                compile,
+                new CheckPermissions(processor),
+                new CompileQuery(processor),
                 // a pivot query's subsets compile before usage is recorded, so that a bad pivot counts no view
                 new PlanPivot(processor),
                 // a view is counted once the query is ready to run, before the cache: a cached answer is a view too
-                recordUsage,
+                new RecordUsage(usage),
                 // the cache key is the compiled SQL (every subset of a pivot query); a hit answers without executing
                 new ResultCache(cache),
                 // last: execute (keeping the connection alive) or stream the pivot subsets
                 new ExecuteOrPivot(new ExecuteWithKeepAlive(processor), new StreamPivot(processor)));
-        // A download (ad-hoc, card, dashcard): no result cache, no keep-alive.
-        this.downloadSteps = List.of(
-                resolve,
-                checkPermissions,
-                compile,
+    }
+
+    /** A download (ad-hoc, card, dashcard): no result cache, no keep-alive. */
+    private static List<QueryStep> downloadSteps(QueryProcessor processor, CardUsage usage) {
+        return List.of(
+                new ResolveQuery(processor),
+                new CheckPermissions(processor),
+                new CompileQuery(processor),
                 // a download executes on the request thread: a query the database refuses fails with its status
                 new OpenCursor(processor),
                 // usage only once the download's query runs (a refused query is no download)
-                recordUsage,
+                new RecordUsage(usage),
                 new StreamDownload());
     }
 

@@ -1,0 +1,107 @@
+package io.quarry.qp.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.core.Caller;
+import io.quarry.core.Json;
+import io.quarry.qp.QueryFailure;
+import io.quarry.qp.export.ExportFormat;
+import io.quarry.qp.export.ExportRequest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The runner itself, with hand-written steps: order, the failure it answers, which steps a request takes. */
+class QueryRunnerTest {
+    private static final Caller USER = new Caller(7L, false, "session", false, null);
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T12:00:00Z"), ZoneOffset.UTC);
+
+    private final List<String> trace = new ArrayList<>();
+
+    /** Notes its name, before and after the steps that follow it. */
+    private QueryStep step(String name) {
+        return (run, next) -> {
+            trace.add(name);
+            QueryOutcome outcome = next.proceed(run);
+            trace.add("/" + name);
+            return outcome;
+        };
+    }
+
+    private static QueryStep answer(String name, List<String> trace) {
+        return (run, next) -> {
+            trace.add(name);
+            return new QueryOutcome.Streamed(202, "application/json", Map.of(), out -> { });
+        };
+    }
+
+    private static ObjectNode query() {
+        ObjectNode query = Json.object();
+        query.put("database", 3);
+        return query;
+    }
+
+    @Test
+    void stepsRunInTheirOrderAroundTheAnswer() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(step("a"), step("b"), answer("answer", trace)), List.of());
+        QueryOutcome outcome = runner.run(QueryRequest.adHoc(USER, query()));
+        assertInstanceOf(QueryOutcome.Streamed.class, outcome);
+        assertEquals(List.of("a", "b", "answer", "/b", "/a"), trace);
+    }
+
+    @Test
+    void aQueryFailureFromAnyStepIsTheFailureBodyAndStopsTheRest() {
+        QueryStep refuse = (run, next) -> {
+            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to run this query.");
+        };
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(step("a"), refuse, answer("answer", trace)), List.of());
+        ObjectNode query = query();
+        QueryOutcome.Failed failed = assertInstanceOf(QueryOutcome.Failed.class, runner.run(QueryRequest.adHoc(USER, query)));
+        assertEquals(403, failed.status());
+        assertSame(query, failed.jsonQuery());
+        assertEquals(3L, failed.databaseId());
+        assertEquals(List.of("a"), trace);
+    }
+
+    @Test
+    void downloadsTakeTheirOwnSteps() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)));
+        runner.run(QueryRequest.download(USER, query(), null,
+                new QueryRequest.Download(ExportFormat.CSV, ExportRequest.Options.DEFAULT, "query_result")));
+        runner.run(QueryRequest.savedCard(QueryContext.DASHBOARD_CARD, USER, new QueryRequest.SavedCard(1, 3L), query(), null,
+                QueryRequest.CacheRules.NONE));
+        assertEquals(List.of("download", "api"), trace);
+    }
+
+    @Test
+    void theRunStartsOnTheClock() {
+        List<OffsetDateTime> started = new ArrayList<>();
+        QueryStep look = (run, next) -> {
+            started.add(run.startedAt());
+            return next.proceed(run);
+        };
+        new QueryRunner(CLOCK, List.of(look, answer("answer", trace)), List.of()).run(QueryRequest.adHoc(USER, query()));
+        assertEquals(List.of(OffsetDateTime.now(CLOCK)), started);
+    }
+
+    @Test
+    void contextsStillToComeAreNotServed() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of());
+        for (QueryContext context : List.of(QueryContext.PUBLIC, QueryContext.EMBED, QueryContext.SUBSCRIPTION,
+                QueryContext.PERSISTENCE_REFRESH)) {
+            assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(context, USER, query(), null,
+                    null, QueryRequest.CacheRules.NONE, null, false)));
+        }
+        assertNull(QueryContext.EXPORT.key, "a download's context is its format's");
+    }
+}
