@@ -33,9 +33,8 @@ import java.util.regex.Pattern;
  */
 final class StageCompiler {
     static final String SOURCE = "source";
-    private static final int MAX_DEPTH = 24;
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-    private static final Set<String> AGGREGATIONS = Set.of("count", "cum-count", "sum", "cum-sum", "avg", "distinct", "min", "max",
+    static final Set<String> AGGREGATIONS = Set.of("count", "cum-count", "sum", "cum-sum", "avg", "distinct", "min", "max",
             "stddev", "var", "median", "percentile", "share", "count-where", "sum-where", "distinct-where", "metric",
             "aggregation-options");
     private static final Set<String> FILTERS = Set.of("and", "or", "not", "=", "!=", "<", ">", "<=", ">=", "between", "inside",
@@ -61,7 +60,7 @@ final class StageCompiler {
 
     private final MbqlCompiler.Context ctx;
     private final MbqlDialect d;
-    private final Map<String, Object> q;
+    private Map<String, Object> q;
     private final int depth;
 
     private Table table;
@@ -71,7 +70,6 @@ final class StageCompiler {
     private final Map<String, Implicit> implicitJoins = new LinkedHashMap<>();
     private final Map<String, Object> expressions = new LinkedHashMap<>();
     private final Set<String> expanding = new HashSet<>();
-    private final Set<Long> segmentsExpanding = new HashSet<>();
     private Nest nest;
     private List<Sql> breakoutRefs = List.of();
     private List<Col> breakoutCols = List.of();
@@ -87,9 +85,7 @@ final class StageCompiler {
     // ------------------------------------------------------------------------------------------------ the stage
 
     Stage compile() {
-        if (depth > MAX_DEPTH) {
-            throw invalid("The query is nested too deeply.");
-        }
+        q = MbqlPasses.run(MbqlPasses.STAGE, q, new MbqlPass.Input(ctx, List.of(), depth));
         if (q.get("native") != null) {
             return nativeSource(q);
         }
@@ -152,10 +148,6 @@ final class StageCompiler {
     private void resolveSource() {
         Object sourceTable = q.get("source-table");
         Object sourceQuery = q.get("source-query");
-        if (sourceTable instanceof String s && s.startsWith("card__")) {
-            sourceQuery = cardQuery(s);
-            sourceTable = null;
-        }
         if (sourceTable != null && sourceQuery != null) {
             throw invalid("A query has either a \"source-table\" or a \"source-query\", not both.");
         }
@@ -167,43 +159,6 @@ final class StageCompiler {
         } else {
             throw invalid("A structured query needs a \"source-table\" or a \"source-query\".");
         }
-    }
-
-    /** A saved question as a source: its query as an inner query, or a "not found" failure. */
-    private Map<String, Object> cardQuery(String reference) {
-        long id;
-        try {
-            id = Long.parseLong(reference.substring("card__".length()));
-        } catch (NumberFormatException e) {
-            throw invalid("Invalid source table \"" + reference + "\".");
-        }
-        MbqlReferences.CardQuery card = ctx.references().card(id);
-        if (card == null || card.datasetQuery() == null) {
-            throw invalid("Card " + id + " not found.");
-        }
-        if (card.databaseId() != ctx.databaseId()) {
-            throw invalid("Card " + id + " belongs to another database.");
-        }
-        Map<String, Object> query = card.datasetQuery();
-        if ("mbql/query".equals(query.get("lib/type")) && query.get("stages") instanceof List<?> stages) {
-            return LegacyNormalizer.query(Mbql5.toLegacy(stages));
-        }
-        Object type = query.get("type");
-        if ("query".equals(type) && query.get("query") instanceof Map<?, ?> inner) {
-            return LegacyNormalizer.query(inner);
-        }
-        if ("native".equals(type) && query.get("native") instanceof Map<?, ?> nativePart) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("native", nativePart.get("query"));
-            if (nativePart.get("template-tags") != null) {
-                out.put("template-tags", nativePart.get("template-tags"));
-            }
-            if (nativePart.get("params") != null) {
-                out.put("params", nativePart.get("params"));
-            }
-            return out;
-        }
-        throw invalid("Card " + id + " has no query Quarry can use as a source.");
     }
 
     private void registerJoin(Object spec, int index) {
@@ -230,10 +185,6 @@ final class StageCompiler {
         };
         Object sourceTable = j.get("source-table");
         Object sourceQuery = j.get("source-query");
-        if (sourceTable instanceof String s && s.startsWith("card__")) {
-            sourceQuery = cardQuery(s);
-            sourceTable = null;
-        }
         Table joined = null;
         String joinedSql = null;
         Stage query = null;
@@ -1087,7 +1038,7 @@ final class StageCompiler {
             }
             case "value" -> {
                 return literal(args.isEmpty() ? null : args.get(0), args.size() > 1 && args.get(1) instanceof Map<?, ?> m
-                        ? (String) (m.get("base_type") != null ? m.get("base_type") : m.get("base-type")) : null);
+                        ? baseTypeOption(m) : null);
             }
             case "+", "-", "*" -> {
                 return arithmetic(op, args);
@@ -1329,6 +1280,15 @@ final class StageCompiler {
         return expr(value);
     }
 
+    /** The {@code base_type} (or {@code base-type}) of a value's options. */
+    private static String baseTypeOption(Map<?, ?> options) {
+        Object type = options.get("base_type") != null ? options.get("base_type") : options.get("base-type");
+        if (type != null && !(type instanceof String)) {
+            throw invalid("The base type of a value must be text, like \"type/Integer\".");
+        }
+        return (String) type;
+    }
+
     private static TemporalUnit extractionUnit(String op, Object mode) {
         String m = mode == null ? null : String.valueOf(mode).toLowerCase(Locale.ROOT);
         return switch (op) {
@@ -1441,24 +1401,7 @@ final class StageCompiler {
                 LocalDateTime start = unit.truncate(asDateTime(temporalLiteral(args.get(1))), ctx.firstDayOfWeek());
                 return range(rawColumn(args.get(0)), start, unit.plus(start, 1));
             }
-            case "segment" -> {
-                need(args, 1, op);
-                if (!(args.get(0) instanceof Number id)) {
-                    throw invalid("A segment is referred to by its id.");
-                }
-                Object definition = ctx.references().segment(id.longValue());
-                if (definition == null) {
-                    throw invalid("Segment " + id + " not found.");
-                }
-                if (!segmentsExpanding.add(id.longValue())) {
-                    throw invalid("Segment " + id + " refers to itself.");
-                }
-                try {
-                    return filter(LegacyNormalizer.clause(definition));
-                } finally {
-                    segmentsExpanding.remove(id.longValue());
-                }
-            }
+            case "segment" -> throw new IllegalStateException("The pass expand-segments leaves no segment in a condition.");
             case "field", "expression" -> {
                 Typed t = expr(x);
                 return Sql.format("(%s = %s)", t.sql(), d.booleanLiteral(true));
@@ -1790,12 +1733,7 @@ final class StageCompiler {
             return new Agg(inner.sql(), name, display, inner.baseType(), inner.semanticType());
         }
         if (op.equals("metric")) {
-            Object id = l.size() > 1 ? l.get(1) : null;
-            Object definition = id instanceof Number n ? ctx.references().metric(n.longValue()) : null;
-            if (definition == null) {
-                throw invalid("Metric " + id + " not found.");
-            }
-            return aggregation(LegacyNormalizer.clause(definition), index);
+            throw new IllegalStateException("The pass expand-metrics leaves no metric in an aggregation.");
         }
         List<?> args = l.subList(1, l.size());
         switch (op) {
