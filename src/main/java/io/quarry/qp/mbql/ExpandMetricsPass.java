@@ -67,7 +67,7 @@ final class ExpandMetricsPass implements MbqlPass {
                 List<Object> out = new ArrayList<>(l);
                 for (int i = 1; i < out.size(); i++) {
                     String argOp = Clauses.operator(out.get(i));
-                    if (argOp != null && (StageCompiler.AGGREGATIONS.contains(argOp) || ARITHMETIC.contains(argOp))) {
+                    if (argOp != null && (AggregationCompiler.AGGREGATIONS.contains(argOp) || ARITHMETIC.contains(argOp))) {
                         out.set(i, aggregation(out.get(i)));
                     }
                 }
