@@ -1,7 +1,6 @@
 package io.quarry.qp.mbql;
 
 import static io.quarry.qp.mbql.Clauses.invalid;
-import static io.quarry.qp.mbql.Clauses.number;
 import static io.quarry.qp.mbql.Clauses.withRefOption;
 
 import java.util.LinkedHashMap;

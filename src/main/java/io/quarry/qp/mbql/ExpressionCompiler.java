@@ -4,7 +4,6 @@ import static io.quarry.qp.mbql.Clauses.describe;
 import static io.quarry.qp.mbql.Clauses.integral;
 import static io.quarry.qp.mbql.Clauses.intervalUnit;
 import static io.quarry.qp.mbql.Clauses.invalid;
-import static io.quarry.qp.mbql.Clauses.list;
 import static io.quarry.qp.mbql.Clauses.need;
 import static io.quarry.qp.mbql.Clauses.number;
 import static io.quarry.qp.mbql.Clauses.temporalLiteral;

@@ -39,13 +39,11 @@ final class StageCompiler {
     }
 
     private final MbqlCompiler.Context ctx;
-
     private final MbqlDialect d;
     private final StageScope scope;
-
-    private Map<String, Object> q;
-
     private final int depth;
+    /** The stage as written, then as the stage passes left it. */
+    private Map<String, Object> q;
 
     StageCompiler(MbqlCompiler.Context ctx, Map<String, Object> query, int depth) {
         this.ctx = ctx;
