@@ -102,6 +102,22 @@ final class AggregationCompiler {
                 return new Agg(Sql.format("COUNT(DISTINCT %s)", scope.expressionCompiler.expr(args.get(0)).sql()), "count",
                         "Distinct values of " + display(args.get(0)), MbqlTypes.BIG_INTEGER, "type/Quantity");
             }
+            case "stddev", "var", "median", "percentile" -> {
+                return statistic(op, args);
+            }
+            case "share", "count-where", "sum-where", "distinct-where" -> {
+                return conditional(op, args);
+            }
+            case "+", "-", "*", "/" -> {
+                return arithmetic(op, args, index);
+            }
+            default -> throw invalid("Unknown aggregation \"" + op + "\".");
+        }
+    }
+
+    /** Statistics of a numeric column: standard deviation, variance, median, percentiles. */
+    private Agg statistic(String op, List<?> args) {
+        switch (op) {
             case "stddev" -> {
                 need(args, 1, op);
                 return new Agg(d.stddev(numeric(scope.expressionCompiler.expr(args.get(0)))), "stddev", "Standard deviation of " + display(args.get(0)),
@@ -125,6 +141,13 @@ final class AggregationCompiler {
                 return new Agg(d.percentile(numeric(scope.expressionCompiler.expr(args.get(0))), p.doubleValue()), "percentile",
                         number(p) + "th percentile of " + display(args.get(0)), MbqlTypes.FLOAT, null);
             }
+            default -> throw new IllegalStateException("Not handled here: " + op);
+        }
+    }
+
+    /** Aggregations of the rows matching a condition: share, count, sum and distinct count. */
+    private Agg conditional(String op, List<?> args) {
+        switch (op) {
             case "share" -> {
                 need(args, 1, op);
                 // a float division: MySQL divides exact numbers to 4 decimal places only
@@ -150,6 +173,13 @@ final class AggregationCompiler {
                         "distinct_where_" + columnName(scope.expressionCompiler.expr(args.get(0)), args.get(0)),
                         "Distinct values of " + display(args.get(0)) + " matching condition", MbqlTypes.BIG_INTEGER, null);
             }
+            default -> throw new IllegalStateException("Not handled here: " + op);
+        }
+    }
+
+    /** Arithmetic between aggregations (and expressions): {@code ["/", ["sum", x], ["count"]]}. */
+    private Agg arithmetic(String op, List<?> args, int index) {
+        switch (op) {
             case "+", "-", "*", "/" -> {
                 need(args, 2, op);
                 List<Sql> parts = new ArrayList<>();
@@ -188,7 +218,7 @@ final class AggregationCompiler {
                 return new Agg(sql, "expression", String.join(" " + symbol + " ", displays),
                         integral ? MbqlTypes.BIG_INTEGER : MbqlTypes.FLOAT, null);
             }
-            default -> throw invalid("Unknown aggregation \"" + op + "\".");
+            default -> throw new IllegalStateException("Not handled here: " + op);
         }
     }
 

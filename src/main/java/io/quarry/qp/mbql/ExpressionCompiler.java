@@ -66,14 +66,6 @@ final class ExpressionCompiler {
             case "+", "-", "*" -> {
                 return arithmetic(op, args);
             }
-            case "/" -> {
-                need(args, 2, op);
-                Sql out = d.toFloat(expr(args.get(0)).sql());
-                for (Object denominator : args.subList(1, args.size())) {
-                    out = Sql.format("(%s / NULLIF(%s, 0))", out, d.toFloat(expr(denominator).sql()));
-                }
-                return new Typed(out, MbqlTypes.FLOAT, null);
-            }
             case "coalesce" -> {
                 need(args, 1, op);
                 List<Sql> parts = new ArrayList<>();
@@ -90,6 +82,37 @@ final class ExpressionCompiler {
             case "case", "if" -> {
                 return caseExpr(args);
             }
+            case "interval" -> throw invalid("An interval can only be added to or subtracted from a date.");
+            case "aggregation" -> throw invalid("An aggregation reference can only be used in \"order-by\".");
+            case "concat", "substring", "upper", "lower", "trim", "ltrim", "rtrim", "length", "replace" -> {
+                return textFunction(op, args);
+            }
+            case "/", "round", "ceil", "floor", "abs", "power", "sqrt", "exp", "log" -> {
+                return numberFunction(op, args);
+            }
+            case "datetime-add", "datetime-subtract", "datetime-diff", "now", "today", "get-year", "get-quarter", "get-month",
+                 "get-week", "get-day", "get-day-of-week", "get-hour", "get-minute", "get-second", "temporal-extract",
+                 "relative-datetime", "absolute-datetime", "date" -> {
+                return temporalFunction(op, args);
+            }
+            case "text", "integer", "float" -> {
+                return conversion(op, args);
+            }
+            default -> {
+                if (FILTERS.contains(op)) {
+                    return new Typed(scope.filterCompiler.filter(x), MbqlTypes.BOOLEAN, null);
+                }
+                if (AggregationCompiler.AGGREGATIONS.contains(op)) {
+                    throw invalid("The aggregation \"" + op + "\" can only be used in \"aggregation\".");
+                }
+                throw invalid("Unknown expression \"" + op + "\".");
+            }
+        }
+    }
+
+    /** Text functions: concatenation, substrings, case, trimming, length, replacement. */
+    private Typed textFunction(String op, List<?> args) {
+        switch (op) {
             case "concat" -> {
                 need(args, 1, op);
                 List<Sql> parts = new ArrayList<>();
@@ -117,6 +140,21 @@ final class ExpressionCompiler {
                 return new Typed(Sql.format("REPLACE(%s, %s, %s)", expr(args.get(0)).sql(), expr(args.get(1)).sql(),
                         expr(args.get(2)).sql()), MbqlTypes.TEXT, null);
             }
+            default -> throw new IllegalStateException("Not handled here: " + op);
+        }
+    }
+
+    /** Number functions: division, rounding, absolute value, powers, roots, logarithms. */
+    private Typed numberFunction(String op, List<?> args) {
+        switch (op) {
+            case "/" -> {
+                need(args, 2, op);
+                Sql out = d.toFloat(expr(args.get(0)).sql());
+                for (Object denominator : args.subList(1, args.size())) {
+                    out = Sql.format("(%s / NULLIF(%s, 0))", out, d.toFloat(expr(denominator).sql()));
+                }
+                return new Typed(out, MbqlTypes.FLOAT, null);
+            }
             case "round", "ceil", "floor" -> {
                 need(args, 1, op);
                 return new Typed(Sql.format(op.toUpperCase(Locale.ROOT) + "(%s)", expr(args.get(0)).sql()), MbqlTypes.INTEGER, null);
@@ -139,6 +177,13 @@ final class ExpressionCompiler {
                 need(args, 1, op);
                 return new Typed(d.log10(d.toFloat(expr(args.get(0)).sql())), MbqlTypes.FLOAT, null);
             }
+            default -> throw new IllegalStateException("Not handled here: " + op);
+        }
+    }
+
+    /** Date functions: arithmetic, differences, now and today, extraction, relative and absolute dates. */
+    private Typed temporalFunction(String op, List<?> args) {
+        switch (op) {
             case "datetime-add", "datetime-subtract" -> {
                 need(args, 3, op);
                 Typed base = temporalExpr(args.get(0));
@@ -187,6 +232,17 @@ final class ExpressionCompiler {
                 }
                 return new Typed(Sql.param(d.bindValue(value)), value instanceof LocalDate ? MbqlTypes.DATE : MbqlTypes.DATE_TIME, null);
             }
+            case "date" -> {
+                need(args, 1, op);
+                return new Typed(d.toDate(temporalExpr(args.get(0)).sql()), MbqlTypes.DATE, null);
+            }
+            default -> throw new IllegalStateException("Not handled here: " + op);
+        }
+    }
+
+    /** Conversions to text, integer and float. */
+    private Typed conversion(String op, List<?> args) {
+        switch (op) {
             case "text" -> {
                 need(args, 1, op);
                 return new Typed(d.toText(expr(args.get(0)).sql()), MbqlTypes.TEXT, null);
@@ -199,21 +255,7 @@ final class ExpressionCompiler {
                 need(args, 1, op);
                 return new Typed(d.toFloat(expr(args.get(0)).sql()), MbqlTypes.FLOAT, null);
             }
-            case "date" -> {
-                need(args, 1, op);
-                return new Typed(d.toDate(temporalExpr(args.get(0)).sql()), MbqlTypes.DATE, null);
-            }
-            case "interval" -> throw invalid("An interval can only be added to or subtracted from a date.");
-            case "aggregation" -> throw invalid("An aggregation reference can only be used in \"order-by\".");
-            default -> {
-                if (FILTERS.contains(op)) {
-                    return new Typed(scope.filterCompiler.filter(x), MbqlTypes.BOOLEAN, null);
-                }
-                if (AggregationCompiler.AGGREGATIONS.contains(op)) {
-                    throw invalid("The aggregation \"" + op + "\" can only be used in \"aggregation\".");
-                }
-                throw invalid("Unknown expression \"" + op + "\".");
-            }
+            default -> throw new IllegalStateException("Not handled here: " + op);
         }
     }
 
