@@ -231,7 +231,7 @@ final class StageCompiler {
         List<Sql> orderBy = new ArrayList<>();
         for (Object clause : list(q.get("order-by"), "order-by")) {
             Object[] dirRef = orderClause(clause);
-            if (dirRef[1] instanceof List<?> ref && "aggregation".equals(ref.get(0))) {
+            if (dirRef[1] instanceof List<?> ref && "aggregation".equals(Clauses.operator(ref))) {
                 throw invalid("An order-by on an aggregation needs an aggregation in the query.");
             }
             orderBy.add(Sql.format("%s " + dirRef[0], scope.expressionCompiler.expr(dirRef[1]).sql()));
@@ -290,56 +290,12 @@ final class StageCompiler {
         }
         scope.breakoutCols = bcols;
         // Nested when engines could not match the GROUP BY: breakouts with parameters, or window functions over them.
-        boolean nested = bcols.stream().anyMatch(c -> c.sql.hasParams()) || (!bcols.isEmpty() && AggregationCompiler.hasCumulative(aggregations));
-        List<Sql> refs = new ArrayList<>();
-        if (nested) {
-            scope.nest = scope.new Nest();
-            for (int i = 0; i < bcols.size(); i++) {
-                String alias = "b" + (i + 1);
-                scope.nest.items.add(Sql.format("%s AS " + d.quote(alias), bcols.get(i).sql));
-                scope.nest.aliases.add(alias);
-                refs.add(Sql.raw(d.quote(SOURCE) + "." + d.quote(alias)));
-            }
-        } else {
-            for (Col c : bcols) {
-                refs.add(c.sql);
-            }
-        }
+        boolean nested = bcols.stream().anyMatch(c -> c.sql.hasParams())
+                || (!bcols.isEmpty() && AggregationCompiler.hasCumulative(aggregations));
+        List<Sql> refs = breakoutReferences(bcols, nested);
         scope.breakoutRefs = refs;
 
-        // order-by: breakouts by their reference, aggregations by alias (filled in below), then the implicit ascending
-        // order of every breakout not ordered yet, as Metabase adds it.
-        List<OrderEntry> entries = new ArrayList<>();
-        Set<Integer> ordered = new HashSet<>();
-        for (Object clause : list(q.get("order-by"), "order-by")) {
-            Object[] dirRef = orderClause(clause);
-            String dir = (String) dirRef[0];
-            if (dirRef[1] instanceof List<?> ref && "aggregation".equals(ref.get(0))) {
-                int index = aggregationIndex(ref, aggregations.size());
-                entries.add(new OrderEntry(null, dir, -1, index));
-                continue;
-            }
-            Sql direct = scope.withoutNest(() -> scope.expressionCompiler.expr(dirRef[1]).sql());
-            int match = -1;
-            for (int i = 0; i < bcols.size(); i++) {
-                if (bcols.get(i).sql.equals(direct)) {
-                    match = i;
-                    break;
-                }
-            }
-            if (match >= 0) {
-                if (ordered.add(match)) {
-                    entries.add(new OrderEntry(refs.get(match), dir, match, -1));
-                }
-            } else {
-                entries.add(new OrderEntry(scope.nest == null ? direct : scope.expressionCompiler.expr(dirRef[1]).sql(), dir, -1, -1));
-            }
-        }
-        for (int i = 0; i < bcols.size(); i++) {
-            if (!ordered.contains(i)) {
-                entries.add(new OrderEntry(refs.get(i), "ASC", i, -1));
-            }
-        }
+        List<OrderEntry> entries = groupedOrder(bcols, refs, aggregations.size());
         scope.order = entries;
 
         List<Agg> aggs = new ArrayList<>();
@@ -402,6 +358,64 @@ final class StageCompiler {
         }
         sql = appendLimit(sql);
         return new Stage(sql, out, !aggregations.isEmpty());
+    }
+
+    /**
+     * The order of a grouped stage: breakouts by their reference, aggregations by alias (filled in by the caller), then
+     * the implicit ascending order of every breakout not ordered yet, as Metabase adds it.
+     */
+    private List<OrderEntry> groupedOrder(List<Col> bcols, List<Sql> refs, int aggregationCount) {
+        List<OrderEntry> entries = new ArrayList<>();
+        Set<Integer> ordered = new HashSet<>();
+        for (Object clause : list(q.get("order-by"), "order-by")) {
+            Object[] dirRef = orderClause(clause);
+            String dir = (String) dirRef[0];
+            if (dirRef[1] instanceof List<?> ref && "aggregation".equals(Clauses.operator(ref))) {
+                int index = aggregationIndex(ref, aggregationCount);
+                entries.add(new OrderEntry(null, dir, -1, index));
+                continue;
+            }
+            Sql direct = scope.withoutNest(() -> scope.expressionCompiler.expr(dirRef[1]).sql());
+            int match = -1;
+            for (int i = 0; i < bcols.size(); i++) {
+                if (bcols.get(i).sql.equals(direct)) {
+                    match = i;
+                    break;
+                }
+            }
+            if (match >= 0) {
+                if (ordered.add(match)) {
+                    entries.add(new OrderEntry(refs.get(match), dir, match, -1));
+                }
+            } else {
+                entries.add(new OrderEntry(scope.nest == null ? direct : scope.expressionCompiler.expr(dirRef[1]).sql(), dir, -1, -1));
+            }
+        }
+        for (int i = 0; i < bcols.size(); i++) {
+            if (!ordered.contains(i)) {
+                entries.add(new OrderEntry(refs.get(i), "ASC", i, -1));
+            }
+        }
+        return entries;
+    }
+
+    /** How the grouped stage's SELECT and GROUP BY refer to the breakouts: directly, or as columns of the inner SELECT. */
+    private List<Sql> breakoutReferences(List<Col> bcols, boolean nested) {
+        List<Sql> refs = new ArrayList<>();
+        if (nested) {
+            scope.nest = scope.new Nest();
+            for (int i = 0; i < bcols.size(); i++) {
+                String alias = "b" + (i + 1);
+                scope.nest.items.add(Sql.format("%s AS " + d.quote(alias), bcols.get(i).sql));
+                scope.nest.aliases.add(alias);
+                refs.add(Sql.raw(d.quote(SOURCE) + "." + d.quote(alias)));
+            }
+        } else {
+            for (Col c : bcols) {
+                refs.add(c.sql);
+            }
+        }
+        return refs;
     }
 
     private static int aggregationIndex(List<?> ref, int count) {
