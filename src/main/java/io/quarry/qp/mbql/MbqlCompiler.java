@@ -37,7 +37,7 @@ public final class MbqlCompiler {
     /** As {@link #compile(Map)}, with the query's parameters (filters on columns) added to its last stage. */
     public CompiledQuery compile(Map<String, Object> mbql, List<Map<String, Object>> parameters) {
         try {
-            Map<String, Object> inner = MbqlParameters.apply(legacy(mbql), parameters, context.now(), context.firstDayOfWeek());
+            Map<String, Object> inner = MbqlPasses.run(MbqlPasses.QUERY, mbql, new MbqlPass.Input(context, parameters, 0));
             StageCompiler.Stage stage = new StageCompiler(context, inner, 0).compile();
             List<io.quarry.qp.Column> columns = new ArrayList<>();
             if (stage.columns() != null) {
@@ -49,9 +49,10 @@ public final class MbqlCompiler {
         } catch (AnsiDialect.UnsupportedFeature e) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, e.getMessage());
         } catch (IllegalArgumentException | ClassCastException e) {
+            // A safety net for the untyped MBQL 5 and legacy conversions (LegacyNormalizer, Mbql5, MbqlParameters);
+            // the passes and the stage compiler check their clauses' shapes themselves. Depth is checked by the
+            // check-nesting and limit-stage-depth passes, so no StackOverflowError is caught any more.
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Invalid query: " + e.getMessage());
-        } catch (StackOverflowError e) {
-            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "The query is nested too deeply.");
         }
     }
 
