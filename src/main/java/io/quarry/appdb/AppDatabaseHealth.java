@@ -43,7 +43,8 @@ public final class AppDatabaseHealth implements AutoCloseable {
     /** The latest probe's result, probing again when it is older than {@link #FRESH}; never waits more than {@link #WAIT}. */
     public Result check() {
         Result recent = last;
-        if (recent != null && System.nanoTime() - recent.atNanos() < FRESH.toNanos()) {
+        // A healthy result is not reused once a request has seen the database fail since.
+        if (recent != null && System.nanoTime() - recent.atNanos() < FRESH.toNanos() && (!recent.healthy() || status.available())) {
             return recent;
         }
         CompletableFuture<Result> probe;

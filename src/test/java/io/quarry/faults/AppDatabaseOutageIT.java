@@ -105,7 +105,10 @@ class AppDatabaseOutageIT {
                 assertEquals(503, health.status(), health.body());
             }
             // Pool wait (3 s) / validation and socket timeouts (5 s) / login (3 s): bounded, far below the freeze.
+            long began = System.nanoTime();
             Api.Res read = timed(Duration.ofSeconds(25), () -> admin.call("GET", "collection/" + collection, null));
+            System.out.printf("AppDatabaseOutageIT: a request on the frozen application database answered %d after %d ms%n",
+                    read.status(), (System.nanoTime() - began) / 1_000_000);
             assertEquals(503, read.status(), read.body());
             assertEquals(UNAVAILABLE, read.body());
             Api.Res health = timed(Duration.ofMillis(2500), () -> admin.call("GET", "health", null));

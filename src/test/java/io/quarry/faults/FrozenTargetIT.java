@@ -74,6 +74,8 @@ class FrozenTargetIT {
             target.thaw();
         }
         Duration took = Duration.ofNanos(System.nanoTime() - began);
+        System.out.printf("FrozenTargetIT: a query on the frozen target failed after %d ms: %s%n", took.toMillis(),
+                frozen.json().path("error").asText());
         // query timeout 5 s + read-timeout margin 15 s (+ validation and reconnect): far below the 60 s client timeout
         assertTrue(took.compareTo(Duration.ofSeconds(45)) < 0, "failed after " + took.toMillis() + " ms");
         assertEquals("failed", frozen.json().get("status").asText(), frozen.body());

@@ -1,11 +1,25 @@
 package io.quarry.testing;
 
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Quarry in a JVM of its own, for tests that kill the server process ({@code kill -9}): starts a {@link TestServer}
- * with the configuration given as {@code KEY=VALUE} arguments, prints {@code QUARRY_URL=<base>} and runs until killed.
+ * Quarry in a JVM of its own, for tests that kill the server process ({@code kill -9}): {@link #main} starts a
+ * {@link TestServer} with the configuration given as {@code KEY=VALUE} arguments, prints {@code QUARRY_URL=<base>} and
+ * runs until killed; {@link #start} launches it from a test.
  */
 public final class ServerProcess {
     public static final String URL_LINE = "QUARRY_URL=";
@@ -26,38 +40,38 @@ public final class ServerProcess {
     }
 
     /** A started child JVM: its process and the base URL it serves. */
-    public record Child(Process process, java.net.URI base) {
+    public record Child(Process process, URI base) {
     }
 
     /**
-     * Starts {@link ServerProcess} on this JVM's class path with {@code config}; its output goes to {@code log}.
-     * Waits until it serves (at most 120 s).
+     * Starts {@link ServerProcess} on this JVM's class path (the test class path) with {@code config}; its output is
+     * appended to {@code log}. Waits until it serves, at most 120 s.
      */
-    public static Child start(Map<String, String> config, java.nio.file.Path log) throws java.io.IOException {
-        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(
-                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    public static Child start(Map<String, String> config, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-Xshare:off",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-DMB_LOAD_SAMPLE_CONTENT=false",
-                "-Dlogback.configurationFile=" + java.nio.file.Path.of("bench/logback-bench.xml").toAbsolutePath(),
+                "-Dlogback.configurationFile=" + Path.of("bench/logback-bench.xml").toAbsolutePath(),
                 "-cp", System.getProperty("java.class.path"),
                 ServerProcess.class.getName()));
         config.forEach((k, v) -> command.add(k + "=" + v));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        java.util.concurrent.CompletableFuture<java.net.URI> base = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<URI> base = new CompletableFuture<>();
         Thread pump = new Thread(() -> {
-            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
-                 var out = java.nio.file.Files.newBufferedWriter(log, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                 BufferedWriter out = Files.newBufferedWriter(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     out.write(line);
                     out.newLine();
                     out.flush();
                     if (line.startsWith(URL_LINE)) {
-                        base.complete(java.net.URI.create(line.substring(URL_LINE.length())));
+                        base.complete(URI.create(line.substring(URL_LINE.length())));
                     }
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // the process was killed
             }
             base.completeExceptionally(new IllegalStateException("the server process ended before serving; see " + log));
@@ -65,7 +79,7 @@ public final class ServerProcess {
         pump.setDaemon(true);
         pump.start();
         try {
-            return new Child(process, base.get(120, java.util.concurrent.TimeUnit.SECONDS));
+            return new Child(process, base.get(120, TimeUnit.SECONDS));
         } catch (Exception e) {
             process.destroyForcibly();
             throw new IllegalStateException("The server process did not start; see " + log, e);
