@@ -50,8 +50,9 @@ public final class AppDatabase implements AutoCloseable {
     private final AppDatabaseHealth health;
 
     /**
-     * How long Quarry waits on the application database. {@code connectSeconds}: to get a connection (pool wait,
-     * TCP connect, login, validation); {@code socketSeconds}: for any answer on an open connection (a frozen server).
+     * How long Quarry waits on the application database. {@code connectSeconds}: to make a connection (TCP connect,
+     * login) and to validate a pooled one; {@code socketSeconds}: for any answer on an open connection (a frozen
+     * server), and for a free connection from the pool.
      * Quarry's own keys {@code MB_APPLICATION_DB_CONNECT_TIMEOUT_SECONDS} (10) and
      * {@code MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS} (30); migrations are exempt from the socket timeout.
      */
@@ -109,9 +110,10 @@ public final class AppDatabase implements AutoCloseable {
             ownedPool.setDefaultAutoCommit(true);
             ownedPool.setValidationQuery("SELECT 1");
             ownedPool.setTestOnBorrow(true);
-            // A database that is down or frozen must not hold a request for ever: a request waits this long for a
-            // connection (pool exhausted by hung ones, or a connection that cannot be made) and then answers 503.
-            ownedPool.setMaxWait(Duration.ofSeconds(timeouts.connectSeconds()));
+            // A database that is down or frozen must not hold a request for ever: a request waits for a pooled
+            // connection as long as a statement may take on one (all of them hung on a frozen server, or a burst of
+            // load the database does not keep up with) and then answers 503.
+            ownedPool.setMaxWait(Duration.ofSeconds(timeouts.socketSeconds()));
             ownedPool.setValidationQueryTimeout(Duration.ofSeconds(timeouts.connectSeconds()));
             if (config.dbType == AppConfig.DbType.POSTGRES) {
                 // Defaults only: options given in the connection URL win (the driver reads the URL last).
