@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,10 +84,11 @@ public final class AppDatabase implements AutoCloseable {
      * H2 keeps commits in memory for up to {@code WRITE_DELAY} ms (500 by default) before writing them to the file, so
      * a killed process loses writes it already acknowledged, and hands their ids out again after a restart. With 0
      * the MVStore writes every commit to the file before the commit returns (no fsync: it survives a killed process,
-     * not a power cut). The setting is per connection URL, not stored in the file, so existing files open unchanged.
+     * not a power cut). It is given on every open, in the URL; the file format does not change, so existing files
+     * open as before. A {@code WRITE_DELAY} already in the URL is kept.
      */
     static String durableH2(String url) {
-        if (url.toUpperCase(java.util.Locale.ROOT).contains(";WRITE_DELAY=")) {
+        if (url.toUpperCase(Locale.ROOT).contains(";WRITE_DELAY=")) {
             return url;
         }
         return url + ";WRITE_DELAY=0";
