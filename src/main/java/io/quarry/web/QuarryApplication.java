@@ -3,6 +3,7 @@ package io.quarry.web;
 import io.quarry.boot.AppState;
 import io.quarry.boot.Quarry;
 import io.quarry.web.error.ApiExceptionMapper;
+import io.quarry.web.error.AppDatabaseUnavailableMapper;
 import io.quarry.web.error.JsonSyntaxExceptionMapper;
 import io.quarry.web.error.UnexpectedExceptionMapper;
 import io.quarry.web.error.WebExceptionMapper;
@@ -43,7 +44,9 @@ public final class QuarryApplication extends ResourceConfig {
         register(ApiExceptionMapper.class);
         register(WebExceptionMapper.class);
         register(JsonSyntaxExceptionMapper.class);
+        register(AppDatabaseUnavailableMapper.class);
         register(UnexpectedExceptionMapper.class);
+        register(QueryFailureClassFilter.class);
         for (Class<?> resource : Resources.ALL) {
             register(resource);
         }

@@ -57,14 +57,18 @@ final class ExecuteWithKeepAlive implements QueryStep {
         QueryExecutor.Cursor early = running.await(GRACE);
         Object failureQuery = run.failureQuery();
         Long failureDatabaseId = run.failureDatabaseId();
+        boolean superuser = run.request().caller().superuser();
         return apiAnswer(out -> {
             QueryExecutor.Cursor cursor = early;
             if (cursor == null) {
                 try {
                     cursor = running.awaitWritingNewlines(out);
                 } catch (QueryFailure failure) {
-                    QueryOutcome.Failed failed = new QueryOutcome.Failed(failure, failureQuery, failureDatabaseId);
-                    out.write(Json.write(failed.body()).getBytes(StandardCharsets.UTF_8));
+                    Map<String, Object> body = new QueryOutcome.Failed(failure, failureQuery, failureDatabaseId).body();
+                    if (!superuser) {
+                        body.remove("class"); // the driver's class is for administrators only, as QueryFailureClassFilter does
+                    }
+                    out.write(Json.write(body).getBytes(StandardCharsets.UTF_8));
                     return;
                 }
             }
