@@ -1,5 +1,6 @@
 package io.quarry.card;
 
+import io.quarry.core.EntityIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;

@@ -2,7 +2,7 @@ package io.quarry.collection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
+import io.quarry.core.EntityIds;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
+import io.quarry.core.EntityIds;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.dashboard.LayoutInput.DashcardIn;

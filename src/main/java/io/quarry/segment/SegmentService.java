@@ -2,7 +2,7 @@ package io.quarry.segment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
+import io.quarry.core.EntityIds;
 import io.quarry.permission.DataPermissions;
 import io.quarry.revision.Revision;
 import io.quarry.revision.Revisions;

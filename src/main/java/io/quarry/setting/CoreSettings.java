@@ -15,7 +15,7 @@ import static io.quarry.setting.Setting.Visibility.PUBLIC;
 import static io.quarry.setting.Setting.Visibility.SETTINGS_MANAGER;
 
 import io.quarry.boot.Quarry;
-import io.quarry.boot.Version;
+import io.quarry.core.Version;
 import io.quarry.user.UserMapper;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Validation;

@@ -2,7 +2,7 @@ package io.quarry.snippet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
+import io.quarry.core.EntityIds;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.user.User;
 import io.quarry.web.error.ApiException;

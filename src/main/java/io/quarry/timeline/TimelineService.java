@@ -2,7 +2,7 @@ package io.quarry.timeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
+import io.quarry.core.EntityIds;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.dashboard.BodyRules;

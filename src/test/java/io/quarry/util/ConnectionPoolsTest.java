@@ -1,5 +1,6 @@
 package io.quarry.util;
 
+import io.quarry.core.ConnectionPools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarry.appdb.PoolStats;

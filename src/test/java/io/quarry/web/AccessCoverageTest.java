@@ -1,5 +1,6 @@
 package io.quarry.web;
 
+import io.quarry.boot.Resources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package io.quarry.web.security;
 
+import io.quarry.auth.AuthFilter;
 import io.quarry.core.Caller;
 import io.quarry.web.error.ApiException;
 import jakarta.annotation.Priority;

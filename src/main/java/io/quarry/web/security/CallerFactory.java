@@ -1,5 +1,6 @@
 package io.quarry.web.security;
 
+import io.quarry.auth.AuthFilter;
 import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;

@@ -1,8 +1,6 @@
-package io.quarry.web.security;
+package io.quarry.auth;
 
 import io.quarry.core.Caller;
-import io.quarry.auth.ApiKeyService;
-import io.quarry.auth.SessionService;
 import io.quarry.user.User;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;

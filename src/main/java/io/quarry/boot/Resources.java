@@ -1,4 +1,4 @@
-package io.quarry.web;
+package io.quarry.boot;
 
 import io.quarry.auth.ApiKeyResource;
 import io.quarry.auth.ExternalAuthResource;

@@ -1,14 +1,14 @@
-package io.quarry.web;
+package io.quarry.boot;
 
-import io.quarry.boot.AppState;
-import io.quarry.boot.Quarry;
+import io.quarry.web.JsonCharsetFilter;
+import io.quarry.web.JsonProvider;
 import io.quarry.web.error.ApiExceptionMapper;
 import io.quarry.web.error.JsonSyntaxExceptionMapper;
 import io.quarry.web.error.UnexpectedExceptionMapper;
 import io.quarry.web.error.WebExceptionMapper;
 import io.quarry.web.param.ParamConverters;
 import io.quarry.web.security.AccessFeature;
-import io.quarry.web.security.AuthFilter;
+import io.quarry.auth.AuthFilter;
 import io.quarry.core.Caller;
 import io.quarry.web.security.CallerFactory;
 import jakarta.servlet.ServletContext;
