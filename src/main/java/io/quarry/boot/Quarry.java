@@ -175,7 +175,7 @@ public final class Quarry implements AutoCloseable {
         setup = new SetupService(db, settings, users);
         groups = new GroupService(db, users);
         invites = new InviteMailer(settings, mailer);
-        CoreSettings.register(this);
+        CoreSettings.register(settings, () -> db.with(UserMapper.class, UserMapper::countPeople) > 0, passwords::rule);
         progress.set(0.9);
         // One scheduler for all background work (sync, field values, persistence, notifications); a few threads so
         // that a long sync does not hold up everything else.
@@ -183,7 +183,7 @@ public final class Quarry implements AutoCloseable {
         passwordResets = new PasswordResetService(db, settings, mailer, sessions, config, clock, scheduler);
         externalAuth = new ExternalAuthService(db, settings, sessions, users, config, clock);
         unsubscribes = new UnsubscribeService(settings, config, clock);
-        AuthSettings.register(this);
+        AuthSettings.register(settings);
         LogBuffer.install();
         loginHistory = new LoginHistory(db, sessions, clock);
         email = new EmailService(settings, Duration.ofSeconds(5), Duration.ofSeconds(15));
