@@ -15,6 +15,10 @@ import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.core.Context;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.process.internal.RequestScoped;
@@ -56,21 +60,37 @@ public final class QuarryApplication extends ResourceConfig {
         });
     }
 
-    /** Binds every public final field of the composition root under its declared type. */
+    /**
+     * Binds every public final field of the composition root under its declared type, and under each of Quarry's own
+     * interfaces it implements that no other service implements (so a module can ask for a narrow interface it
+     * declares, such as the warehouse module's {@code SyncLauncher}, instead of the class of the module providing it).
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void bindServices(AbstractBinder binder, Quarry quarry) {
         binder.bind(quarry).to(Quarry.class);
+        Map<Class<?>, List<Object>> byInterface = new HashMap<>();
         for (Field field : Quarry.class.getFields()) {
             if (Modifier.isFinal(field.getModifiers()) && !Modifier.isStatic(field.getModifiers())) {
+                Object service;
                 try {
-                    Object service = field.get(quarry);
-                    if (service != null) {
-                        binder.bind(service).to((Class) field.getType());
-                    }
+                    service = field.get(quarry);
                 } catch (IllegalAccessException e) {
                     throw new IllegalStateException(e);
                 }
+                if (service != null) {
+                    binder.bind(service).to((Class) field.getType());
+                    for (Class<?> type : service.getClass().getInterfaces()) {
+                        if (type.getName().startsWith("io.quarry.") && type != field.getType()) {
+                            byInterface.computeIfAbsent(type, t -> new ArrayList<>()).add(service);
+                        }
+                    }
+                }
             }
         }
+        byInterface.forEach((type, services) -> {
+            if (services.size() == 1) {
+                binder.bind(services.get(0)).to((Class) type);
+            }
+        });
     }
 }

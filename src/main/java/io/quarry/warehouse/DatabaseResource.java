@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.Driver;
 import io.quarry.driver.Drivers;
-import io.quarry.sync.SyncService;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -36,11 +35,11 @@ public final class DatabaseResource {
     private final DatabaseService databases;
     private final SampleDatabaseService sample;
     private final Drivers drivers;
-    private final SyncService sync;
+    private final SyncLauncher sync;
     private final Caller caller;
 
     @Inject
-    public DatabaseResource(DatabaseService databases, SampleDatabaseService sample, Drivers drivers, SyncService sync,
+    public DatabaseResource(DatabaseService databases, SampleDatabaseService sample, Drivers drivers, SyncLauncher sync,
                             Caller caller) {
         this.databases = databases;
         this.sample = sample;
@@ -82,13 +81,13 @@ public final class DatabaseResource {
     }
 
     /** Tries the connection (400 when it fails, nothing stored), stores the database and starts its first sync. */
-    public static Database add(NewDatabase spec, DatabaseService databases, SyncService sync, Long creatorId) {
+    public static Database add(NewDatabase spec, DatabaseService databases, SyncLauncher sync, Long creatorId) {
         databases.requireConnection(spec.engine(), spec.details());
         return store(spec, databases, sync, creatorId);
     }
 
     /** Stores a database whose connection was already tried, and starts its first sync. */
-    public static Database store(NewDatabase spec, DatabaseService databases, SyncService sync, Long creatorId) {
+    public static Database store(NewDatabase spec, DatabaseService databases, SyncLauncher sync, Long creatorId) {
         Database database = new Database();
         database.engine = spec.engine();
         database.name = spec.name();
