@@ -1,15 +1,16 @@
 package io.quarry.boot;
 
+import io.quarry.auth.AuthFilter;
+import io.quarry.core.Caller;
 import io.quarry.web.JsonCharsetFilter;
 import io.quarry.web.JsonProvider;
 import io.quarry.web.error.ApiExceptionMapper;
 import io.quarry.web.error.JsonSyntaxExceptionMapper;
+import io.quarry.web.error.UnauthenticatedExceptionMapper;
 import io.quarry.web.error.UnexpectedExceptionMapper;
 import io.quarry.web.error.WebExceptionMapper;
 import io.quarry.web.param.ParamConverters;
 import io.quarry.web.security.AccessFeature;
-import io.quarry.auth.AuthFilter;
-import io.quarry.core.Caller;
 import io.quarry.web.security.CallerFactory;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.core.Context;
@@ -48,6 +49,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(WebExceptionMapper.class);
         register(JsonSyntaxExceptionMapper.class);
         register(UnexpectedExceptionMapper.class);
+        register(UnauthenticatedExceptionMapper.class);
         for (Class<?> resource : Resources.ALL) {
             register(resource);
         }

@@ -1,10 +1,12 @@
 package io.quarry.card;
 
-import io.quarry.core.EntityIds;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
+import io.quarry.core.Caller;
+import io.quarry.core.EntityIds;
+import io.quarry.core.Json;
 import io.quarry.qp.Column;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
@@ -13,11 +15,9 @@ import io.quarry.revision.Revertible;
 import io.quarry.revision.Revisions;
 import io.quarry.setting.Settings;
 import io.quarry.warehouse.DatabaseService;
-import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
-import io.quarry.core.Caller;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

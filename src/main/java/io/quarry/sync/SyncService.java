@@ -1,9 +1,9 @@
 package io.quarry.sync;
 
-import io.quarry.warehouse.SyncLauncher;
 import io.quarry.appdb.Db;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.SyncLauncher;
 import io.quarry.warehouse.WarehouseMapper;
 import java.time.Duration;
 import java.time.Instant;

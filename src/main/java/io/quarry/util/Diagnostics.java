@@ -1,8 +1,8 @@
 package io.quarry.util;
 
-import io.quarry.core.ConnectionPools;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
+import io.quarry.core.ConnectionPools;
 import io.quarry.core.Version;
 import io.quarry.setting.Settings;
 import java.sql.Connection;
