@@ -4,7 +4,6 @@ import static io.quarry.setting.Setting.Type.BOOLEAN;
 import static io.quarry.setting.Setting.Type.STRING;
 import static io.quarry.setting.Setting.Visibility.ADMIN;
 
-import io.quarry.boot.Quarry;
 import io.quarry.setting.Setting;
 import io.quarry.setting.Settings;
 import io.quarry.web.error.ApiException;
@@ -17,8 +16,7 @@ public final class AuthSettings {
     private AuthSettings() {
     }
 
-    public static void register(Quarry q) {
-        Settings s = q.settings;
+    public static void register(Settings s) {
         s.register(
                 Setting.of("jwt-enabled", BOOLEAN).visibility(ADMIN).defaultValue(false)
                         .description("Is JWT authentication configured and enabled?").build(),

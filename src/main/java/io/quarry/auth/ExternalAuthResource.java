@@ -38,7 +38,7 @@ public final class ExternalAuthResource {
         Body body = Body.of(json);
         String token = body.nonBlank("token");
         body.throwIfInvalid();
-        String sessionId = externalAuth.login(token, SessionResource.requestInfo(request));
+        String sessionId = externalAuth.login(token, SessionService.RequestInfo.of(request));
         return Cookies.withSession(Response.ok(Map.of("id", sessionId)), sessionId, null,
                 settings.string("session-cookie-samesite"), request).build();
     }

@@ -73,7 +73,7 @@ public final class PasswordResetResource {
                     ParamRule.PASSWORD.specific(password.isTextual() ? password.asText() : password.isNull() ? null : password.toString()));
         }
         body.throwIfInvalid();
-        String sessionId = resets.resetPassword(token, password.asText(), SessionResource.requestInfo(request));
+        String sessionId = resets.resetPassword(token, password.asText(), SessionService.RequestInfo.of(request));
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("success", true);
         result.put("session_id", sessionId);

@@ -1,12 +1,12 @@
 package io.quarry.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.core.Caller;
 import io.quarry.setting.Settings;
 import io.quarry.web.Cookies;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -46,7 +46,7 @@ public final class SessionResource {
         String password = body.nonBlank("password");
         Boolean remember = body.optBool("remember");
         body.throwIfInvalid();
-        String id = sessions.login(username, password, requestInfo(request));
+        String id = sessions.login(username, password, SessionService.RequestInfo.of(request));
         return sessionResponse(Response.ok(Map.of("id", id)), id, Boolean.TRUE.equals(remember));
     }
 
@@ -70,21 +70,5 @@ public final class SessionResource {
     Response sessionResponse(Response.ResponseBuilder builder, String sessionId, boolean remember) {
         Long maxAge = remember && !settings.bool("session-cookies") ? sessions.maxAge().toSeconds() : null;
         return Cookies.withSession(builder, sessionId, maxAge, settings.string("session-cookie-samesite"), request).build();
-    }
-
-    public static SessionService.RequestInfo requestInfo(HttpServletRequest request) {
-        String device = null;
-        if (request.getCookies() != null) {
-            for (jakarta.servlet.http.Cookie c : request.getCookies()) {
-                if (Cookies.DEVICE.equals(c.getName())) {
-                    device = c.getValue();
-                }
-            }
-        }
-        String agent = request.getHeader("User-Agent");
-        if (agent != null && agent.length() > 500) {
-            agent = agent.substring(0, 500);
-        }
-        return new SessionService.RequestInfo(request.getRemoteAddr(), agent, device);
     }
 }

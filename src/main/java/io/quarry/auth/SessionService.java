@@ -5,7 +5,9 @@ import io.quarry.core.AppConfig;
 import io.quarry.setting.Settings;
 import io.quarry.user.User;
 import io.quarry.user.UserMapper;
+import io.quarry.web.Cookies;
 import io.quarry.web.error.ApiException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -135,5 +137,21 @@ public final class SessionService {
 
     /** What a sign-in records about where it came from. */
     public record RequestInfo(String ip, String userAgent, String deviceId) {
+        /** The client address, its user agent (at most 500 characters) and the device cookie of a request. */
+        public static RequestInfo of(HttpServletRequest request) {
+            String device = null;
+            if (request.getCookies() != null) {
+                for (jakarta.servlet.http.Cookie c : request.getCookies()) {
+                    if (Cookies.DEVICE.equals(c.getName())) {
+                        device = c.getValue();
+                    }
+                }
+            }
+            String agent = request.getHeader("User-Agent");
+            if (agent != null && agent.length() > 500) {
+                agent = agent.substring(0, 500);
+            }
+            return new RequestInfo(request.getRemoteAddr(), agent, device);
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.quarry.boot;
 
-import io.quarry.core.AppConfig;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.auth.ApiKeyMapper;
@@ -25,6 +24,8 @@ import io.quarry.collection.CollectionPermissionMapper;
 import io.quarry.collection.CollectionService;
 import io.quarry.collection.CollectionTree;
 import io.quarry.collection.GraphCollectionAccess;
+import io.quarry.core.AppConfig;
+import io.quarry.core.ConnectionPools;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardService;
 import io.quarry.driver.ConnectionTester;
@@ -68,7 +69,6 @@ import io.quarry.user.GroupService;
 import io.quarry.user.InviteMailer;
 import io.quarry.user.UserMapper;
 import io.quarry.user.UserService;
-import io.quarry.util.ConnectionPools;
 import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.LogBuffer;
@@ -80,7 +80,6 @@ import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.TableQueryMetadata;
 import io.quarry.warehouse.WarehouseMapper;
-import io.quarry.web.QuarryApplication;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -182,7 +181,7 @@ public final class Quarry implements AutoCloseable {
         setup = new SetupService(db, settings, users);
         groups = new GroupService(db, users);
         invites = new InviteMailer(settings, mailer);
-        CoreSettings.register(this);
+        CoreSettings.register(settings, () -> db.with(UserMapper.class, UserMapper::countPeople) > 0, passwords::rule);
         progress.set(0.9);
         // One scheduler for all background work (sync, field values, persistence, notifications); a few threads so
         // that a long sync does not hold up everything else.
@@ -190,7 +189,7 @@ public final class Quarry implements AutoCloseable {
         passwordResets = new PasswordResetService(db, settings, mailer, sessions, config, clock, scheduler);
         externalAuth = new ExternalAuthService(db, settings, sessions, users, config, clock);
         unsubscribes = new UnsubscribeService(settings, config, clock);
-        AuthSettings.register(this);
+        AuthSettings.register(settings);
         LogBuffer.install();
         loginHistory = new LoginHistory(db, sessions, clock);
         email = new EmailService(settings, Duration.ofSeconds(5), Duration.ofSeconds(15));

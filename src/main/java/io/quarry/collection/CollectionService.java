@@ -2,12 +2,12 @@ package io.quarry.collection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
 import io.quarry.collection.CollectionAccess.Visible;
+import io.quarry.core.Caller;
+import io.quarry.core.EntityIds;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
-import io.quarry.core.Caller;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

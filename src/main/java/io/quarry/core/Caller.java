@@ -13,7 +13,7 @@ public record Caller(Long userId, boolean superuser, String sessionKey, boolean 
 
     public long id() {
         if (userId == null) {
-            throw io.quarry.web.error.ApiException.unauthenticated();
+            throw new UnauthenticatedException();
         }
         return userId;
     }

@@ -1,7 +1,7 @@
 package io.quarry.driver;
 
 import io.quarry.appdb.PoolStats;
-import io.quarry.util.ConnectionPools;
+import io.quarry.core.ConnectionPools;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;

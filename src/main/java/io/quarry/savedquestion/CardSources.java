@@ -3,13 +3,13 @@ package io.quarry.savedquestion;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
+import io.quarry.core.Caller;
+import io.quarry.core.Json;
 import io.quarry.driver.Feature;
 import io.quarry.permission.DataPermissions;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.SavedQuestions;
-import io.quarry.core.Json;
-import io.quarry.core.Caller;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -96,6 +96,7 @@ public final class CardSources implements SavedQuestions.Source {
      * {@code 123} (id prefix), {@code 123-foo} (that id, name starting "foo"), {@code foo-bar} (name containing
      * "foo bar"). Models first, then newest first; only cards the caller may read; at most 50.
      */
+    @Override
     public List<Map<String, Object>> autocomplete(Caller caller, long databaseId, String query) {
         Matcher m = SLUG.matcher(query);
         if (!m.matches()) {

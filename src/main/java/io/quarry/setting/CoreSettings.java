@@ -14,9 +14,7 @@ import static io.quarry.setting.Setting.Visibility.INTERNAL;
 import static io.quarry.setting.Setting.Visibility.PUBLIC;
 import static io.quarry.setting.Setting.Visibility.SETTINGS_MANAGER;
 
-import io.quarry.boot.Quarry;
-import io.quarry.boot.Version;
-import io.quarry.user.UserMapper;
+import io.quarry.core.Version;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Validation;
 import java.time.ZoneId;
@@ -38,12 +36,16 @@ public final class CoreSettings {
     private CoreSettings() {
     }
 
-    public static void register(Quarry q) {
-        Settings s = q.settings;
+    /**
+     * @param peopleExist whether any user exists yet (asked until the answer is yes)
+     * @param passwordRule the password complexity rule, as the {@code password-complexity} setting shows it
+     */
+    public static void register(Settings s, java.util.function.BooleanSupplier peopleExist,
+            java.util.function.Supplier<Object> passwordRule) {
         AtomicBoolean setUp = new AtomicBoolean();
         // Once a user exists it always will: remember that rather than count users on every request.
         java.util.function.BooleanSupplier hasUserSetup = () -> {
-            if (!setUp.get() && q.db.with(UserMapper.class, UserMapper::countPeople) > 0) {
+            if (!setUp.get() && peopleExist.getAsBoolean()) {
                 setUp.set(true);
             }
             return setUp.get();
@@ -67,7 +69,7 @@ public final class CoreSettings {
                 Setting.of("available-locales", JSON).visibility(PUBLIC).computed(CoreSettings::availableLocales).build(),
                 Setting.of("available-timezones", JSON).visibility(PUBLIC)
                         .computed(() -> ZoneId.getAvailableZoneIds().stream().sorted().toList()).build(),
-                Setting.of("password-complexity", JSON).visibility(PUBLIC).computed(() -> q.passwords.rule()).build(),
+                Setting.of("password-complexity", JSON).visibility(PUBLIC).computed(passwordRule).build(),
                 Setting.of("token-features", JSON).visibility(PUBLIC).computed(CoreSettings::tokenFeatures).build(),
                 Setting.of("is-hosted?", BOOLEAN).visibility(PUBLIC).computed(() -> false).build(),
                 Setting.of("email-configured?", BOOLEAN).visibility(PUBLIC)

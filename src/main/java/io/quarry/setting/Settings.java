@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.quarry.appdb.Db;
 import io.quarry.core.AppConfig;
-import io.quarry.user.UserMapper;
+import io.quarry.core.Caller;
 import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Validation;
-import io.quarry.core.Caller;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -239,8 +238,8 @@ public final class Settings {
     }
 
     private Map<String, Object> userSettings(long userId) {
-        Map<String, Object> own = db.with(UserMapper.class, m -> {
-            var user = m.findUser(userId);
+        Map<String, Object> own = db.with(SettingMapper.class, m -> {
+            var user = m.findUserLocal(userId);
             return user == null ? null : user.settings;
         });
         return own == null ? Map.of() : own;
@@ -369,8 +368,8 @@ public final class Settings {
     }
 
     private static void writeUserLocal(SqlSession session, long userId, Setting setting, String text) {
-        UserMapper users = session.getMapper(UserMapper.class);
-        var user = users.findUser(userId);
+        SettingMapper users = session.getMapper(SettingMapper.class);
+        var user = users.findUserLocal(userId);
         if (user == null) {
             throw ApiException.notFound();
         }
@@ -380,7 +379,7 @@ public final class Settings {
         } else {
             own.put(setting.key, parse(setting, text));
         }
-        users.updateUserSettings(userId, own);
+        users.updateUserLocal(userId, own);
     }
 
     /** The {@code errors} entries of a validation failure; a failure without them is reported under the setting's key. */

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
-import io.quarry.auth.SessionResource;
 import io.quarry.auth.SessionService;
 import io.quarry.auth.SiteUrls;
 import io.quarry.core.AppConfig;
+import io.quarry.core.Json;
 import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.Drivers;
 import io.quarry.mail.Mailer;
@@ -15,11 +15,10 @@ import io.quarry.setting.Settings;
 import io.quarry.sync.SyncService;
 import io.quarry.user.User;
 import io.quarry.user.UserService;
-import io.quarry.warehouse.DatabaseResource;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.NewDatabases;
 import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.web.Cookies;
-import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import io.quarry.web.security.Access;
@@ -101,13 +100,13 @@ public final class SetupResource {
         Body invite = inviteOf(body);
         boolean withDatabase = body.hasValue("database") || body.hasValue("engine");
         Body databaseBody = body.hasValue("database") ? body.nested("database") : body;
-        DatabaseResource.NewDatabase database = withDatabase ? DatabaseResource.NewDatabase.read(databaseBody, drivers) : null;
+        NewDatabases.NewDatabase database = withDatabase ? NewDatabases.NewDatabase.read(databaseBody, drivers) : null;
         if (databaseBody != body || !withDatabase) {
             // the spec's top-level schedules and auto_run_queries, for the database given nested (checked either way)
-            Map<String, Object> schedules = DatabaseResource.schedules(body);
+            Map<String, Object> schedules = NewDatabases.schedules(body);
             Boolean autoRun = body.optBool("auto_run_queries");
             if (database != null && (database.schedules() == null || database.autoRunQueries() == null)) {
-                database = new DatabaseResource.NewDatabase(database.engine(), database.name(), database.details(),
+                database = new NewDatabases.NewDatabase(database.engine(), database.name(), database.details(),
                         database.isFullSync(), database.isOnDemand(), database.schedules() != null ? database.schedules() : schedules,
                         database.autoRunQueries() != null ? database.autoRunQueries() : autoRun, database.cacheTtl(),
                         database.connectionSource());
@@ -146,7 +145,7 @@ public final class SetupResource {
                 new SetupService.SitePrefs(siteName, siteLocale, allowTracking), invitee, resets::issueToken);
         User admin = created.admin();
         if (database != null) {
-            DatabaseResource.store(database, databases, sync, admin.id);
+            NewDatabases.store(database, databases, sync, admin.id);
         }
         if (sample.loadByDefault()) {
             sample.addInBackground();
@@ -159,7 +158,7 @@ public final class SetupResource {
         if (created.invitee() != null) {
             resets.sendInvite(created.invitee(), admin.commonName(), created.inviteToken(), SiteUrls.of(settings, request));
         }
-        String session = sessions.open(admin.id, SessionResource.requestInfo(request));
+        String session = sessions.open(admin.id, SessionService.RequestInfo.of(request));
         return Cookies.withSession(Response.ok(Map.of("id", session)), session, null,
                 settings.string("session-cookie-samesite"), request).build();
     }
@@ -215,7 +214,7 @@ public final class SetupResource {
         setup.checkToken(token);
         JsonNode nested = body.get("details");
         Body database = nested.isObject() && nested.has("engine") ? body.nested("details") : body;
-        String engine = DatabaseResource.engine(database, drivers, false);
+        String engine = NewDatabases.engine(database, drivers, false);
         Map<String, Object> details = database.map("details");
         database.throwIfInvalid();
         ConnectionTester.Failure failure = databases.testConnection(engine, details);

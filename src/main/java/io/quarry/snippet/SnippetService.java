@@ -2,13 +2,13 @@ package io.quarry.snippet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
-import io.quarry.card.EntityIds;
 import io.quarry.collection.CollectionAccess;
+import io.quarry.core.Caller;
+import io.quarry.core.EntityIds;
 import io.quarry.user.User;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
-import io.quarry.core.Caller;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;

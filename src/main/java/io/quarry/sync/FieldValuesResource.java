@@ -1,6 +1,8 @@
 package io.quarry.sync;
 
 import io.quarry.appdb.Db;
+import io.quarry.core.Caller;
+import io.quarry.permission.DataPermissions;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.error.Checks;
@@ -25,16 +27,16 @@ public final class FieldValuesResource {
 
     private final Db db;
     private final SyncService sync;
-    /** Data permissions: values are data, shown to those who may see the database (field-injected). */
-    @Inject
-    private io.quarry.permission.DataPermissions dataPermissions;
-    @Inject
-    private io.quarry.core.Caller caller;
+    /** Data permissions: values are data, shown to those who may see the database. */
+    private final DataPermissions dataPermissions;
+    private final Caller caller;
 
     @Inject
-    public FieldValuesResource(Db db, SyncService sync) {
+    public FieldValuesResource(Db db, SyncService sync, DataPermissions dataPermissions, Caller caller) {
         this.db = db;
         this.sync = sync;
+        this.dataPermissions = dataPermissions;
+        this.caller = caller;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.quarry.sync;
 import io.quarry.appdb.Db;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.SyncLauncher;
 import io.quarry.warehouse.WarehouseMapper;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * run with metadata and analysis (for databases with {@code is_full_sync}) succeeds, and to {@code aborted} when its
  * first run fails. Tables that appear later are {@code incomplete} until the run that found them ends.
  */
-public final class SyncService {
+public final class SyncService implements SyncLauncher {
     private static final Logger log = LoggerFactory.getLogger(SyncService.class);
 
     /** A step of the pipeline, with Metabase's name for it. */
@@ -134,6 +135,7 @@ public final class SyncService {
      * The first sync of a new database (and any full sync): every step, analysis and values only when the database
      * has {@code is_full_sync}. Returns when the run this request joined or started ends.
      */
+    @Override
     public CompletableFuture<Void> syncInBackground(long databaseId) {
         return request(databaseId, FULL, true);
     }

@@ -29,7 +29,6 @@ public interface UserMapper {
 
     int updateResetToken(@Param("id") long id, @Param("token") String tokenHash, @Param("triggered") Long triggered);
 
-    int updateUserSettings(@Param("id") long id, @Param("settings") Map<String, Object> settings);
 
     int updateModal(@Param("id") long id, @Param("column") String column);
 

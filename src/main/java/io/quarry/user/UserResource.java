@@ -1,11 +1,10 @@
 package io.quarry.user;
 
-import io.quarry.web.param.Paging;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.auth.Passwords;
-import io.quarry.auth.SessionResource;
 import io.quarry.auth.SessionService;
 import io.quarry.collection.CollectionService;
+import io.quarry.core.Caller;
 import io.quarry.setting.CoreSettings;
 import io.quarry.setting.Settings;
 import io.quarry.web.Cookies;
@@ -13,10 +12,10 @@ import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.BoolStr;
+import io.quarry.web.param.Paging;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -231,7 +230,7 @@ public final class UserResource {
         if (!self) {
             return Response.noContent().build();
         }
-        String session = sessions.open(userId, SessionResource.requestInfo(request));
+        String session = sessions.open(userId, SessionService.RequestInfo.of(request));
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("success", true);
         result.put("session_id", session);

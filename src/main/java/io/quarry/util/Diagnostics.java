@@ -2,7 +2,8 @@ package io.quarry.util;
 
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
-import io.quarry.boot.Version;
+import io.quarry.core.ConnectionPools;
+import io.quarry.core.Version;
 import io.quarry.setting.Settings;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;

@@ -1,6 +1,8 @@
 package io.quarry.warehouse;
 
+import io.quarry.core.Caller;
 import io.quarry.driver.Feature;
+import io.quarry.permission.DataPermissions;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.BoolStr;
@@ -9,7 +11,6 @@ import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -42,16 +43,13 @@ public final class DatabaseMetadataResource {
     private final SavedQuestions savedQuestions;
     private final DatabaseUsage usage;
     private final Caller caller;
-    /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
-    @Inject
-    private io.quarry.permission.DataPermissions dataPermissions;
-    /** Cards as query sources (card autocomplete). */
-    @Inject
-    private io.quarry.savedquestion.CardSources cardSources;
+    /** Data permissions: who may see which database. */
+    private final DataPermissions dataPermissions;
 
     @Inject
     public DatabaseMetadataResource(DatabaseService databases, MetadataService metadata, SavedQuestions savedQuestions,
-                                    DatabaseUsage usage, Caller caller) {
+                                    DatabaseUsage usage, Caller caller, DataPermissions dataPermissions) {
+        this.dataPermissions = dataPermissions;
         this.databases = databases;
         this.metadata = metadata;
         this.savedQuestions = savedQuestions;
@@ -75,7 +73,7 @@ public final class DatabaseMetadataResource {
         boolean onlyEditable = onlyUploadable || BoolStr.orDefault(excludeUneditableDetails, false);
         List<Database> list = new ArrayList<>();
         boolean editableDataModel = BoolStr.orDefault(includeEditableDataModel, false);
-        Map<Long, io.quarry.permission.DataPermissions.Access> access = dataPermissions.accessAll(caller);
+        Map<Long, DataPermissions.Access> access = dataPermissions.accessAll(caller);
         for (Database d : databases.list()) {
             if (!caller.superuser() && !editableDataModel && !readable(access, d.id)) {
                 continue; // Metabase lists the databases the caller may query
@@ -135,7 +133,7 @@ public final class DatabaseMetadataResource {
         if (BoolStr.orDefault(excludeUneditableDetails, false)) {
             Checks.permitted(caller.superuser()); // only those who may edit the details
         }
-        io.quarry.permission.DataPermissions.Access access = dataPermissions.access(caller, database.id);
+        DataPermissions.Access access = dataPermissions.access(caller, database.id);
         boolean reduced = !access.canRead() && BoolStr.orDefault(includeEditableDataModel, false);
         if (!reduced) {
             Checks.permitted(access.canRead());
@@ -156,8 +154,8 @@ public final class DatabaseMetadataResource {
         return reduced ? idNameTables(view) : view;
     }
 
-    private static boolean readable(Map<Long, io.quarry.permission.DataPermissions.Access> access, long dbId) {
-        io.quarry.permission.DataPermissions.Access a = access.get(dbId);
+    private static boolean readable(Map<Long, DataPermissions.Access> access, long dbId) {
+        DataPermissions.Access a = access.get(dbId);
         return a != null && a.canRead();
     }
 
@@ -276,7 +274,7 @@ public final class DatabaseMetadataResource {
             throw Validation.invalid("query", ParamRule.NON_BLANK, false, query);
         }
         readable(id.value());
-        return cardSources.autocomplete(caller, id.value(), query);
+        return savedQuestions.cardAutocomplete(caller, id.value(), query);
     }
 
     @GET

@@ -1,12 +1,13 @@
 package io.quarry.warehouse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.core.Caller;
+import io.quarry.permission.DataPermissions;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -27,15 +28,16 @@ public final class FieldMetadataResource {
     private final DatabaseService databases;
     private final MetadataService metadata;
     private final Caller caller;
-    /** Data permissions: who may see which database (field-injected to keep the constructor stable). */
-    @Inject
-    private io.quarry.permission.DataPermissions dataPermissions;
+    /** Data permissions: who may see which database. */
+    private final DataPermissions dataPermissions;
 
     @Inject
-    public FieldMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller) {
+    public FieldMetadataResource(DatabaseService databases, MetadataService metadata, Caller caller,
+                                 DataPermissions dataPermissions) {
         this.databases = databases;
         this.metadata = metadata;
         this.caller = caller;
+        this.dataPermissions = dataPermissions;
     }
 
     @GET

@@ -3,7 +3,6 @@ package io.quarry.warehouse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
 import io.quarry.driver.Driver;
-import io.quarry.sync.SyncService;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -42,10 +41,10 @@ public final class MetadataService {
 
     private final Db db;
     private final DatabaseService databases;
-    private final SyncService sync;
+    private final SyncLauncher sync;
     private final Clock clock;
 
-    public MetadataService(Db db, DatabaseService databases, SyncService sync, Clock clock) {
+    public MetadataService(Db db, DatabaseService databases, SyncLauncher sync, Clock clock) {
         this.db = db;
         this.databases = databases;
         this.sync = sync;

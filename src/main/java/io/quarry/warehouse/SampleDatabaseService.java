@@ -2,7 +2,6 @@ package io.quarry.warehouse;
 
 import io.quarry.core.AppConfig;
 import io.quarry.sample.SampleDatabase;
-import io.quarry.sync.SyncService;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,11 +20,11 @@ public final class SampleDatabaseService {
     public static final String NAME = "Sample Database";
 
     private final DatabaseService databases;
-    private final SyncService sync;
+    private final SyncLauncher sync;
     private final AppConfig config;
     private final Executor executor;
 
-    public SampleDatabaseService(DatabaseService databases, SyncService sync, AppConfig config, Executor executor) {
+    public SampleDatabaseService(DatabaseService databases, SyncLauncher sync, AppConfig config, Executor executor) {
         this.databases = databases;
         this.sync = sync;
         this.config = config;

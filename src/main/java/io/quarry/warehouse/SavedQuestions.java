@@ -1,7 +1,7 @@
 package io.quarry.warehouse;
 
-import io.quarry.web.error.ApiException;
 import io.quarry.core.Caller;
+import io.quarry.web.error.ApiException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -36,6 +36,11 @@ public final class SavedQuestions {
         List<SourceCard> cards(Caller caller, String type);
 
         boolean collectionExists(String name);
+
+        /** Cards of one database matching a slug typed in a {@code {{#...}}} tag, as the caller may read them. */
+        default List<Map<String, Object>> autocomplete(Caller caller, long databaseId, String query) {
+            return List.of();
+        }
     }
 
     private static final Source NONE = new Source() {
@@ -51,6 +56,11 @@ public final class SavedQuestions {
     };
 
     private volatile Source source = NONE;
+
+    /** {@code GET /api/database/:id/card_autocomplete_suggestions}, from the cards module. */
+    public List<Map<String, Object>> cardAutocomplete(Caller caller, long databaseId, String query) {
+        return source.autocomplete(caller, databaseId, query);
+    }
 
     /** Plugs in the cards module. */
     public void register(Source cards) {

@@ -1,6 +1,6 @@
 package io.quarry.web;
 
-import io.quarry.web.security.AuthFilter;
+import io.quarry.web.security.CallerFactory;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
@@ -16,7 +16,7 @@ public final class QueryFailureClassFilter implements ContainerResponseFilter {
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         if (response.getEntity() instanceof Map<?, ?> body && "failed".equals(body.get("status")) && body.containsKey("class")
-                && !AuthFilter.callerOf(request).superuser()) {
+                && !CallerFactory.callerOf(request).superuser()) {
             Map<Object, Object> withoutClass = new LinkedHashMap<>(body);
             withoutClass.remove("class");
             response.setEntity(withoutClass, response.getEntityAnnotations(), response.getMediaType());

@@ -20,7 +20,7 @@ public final class ContentSql {
         try (Connection c = AppDbSql.connect(server);
              PreparedStatement s = c.prepareStatement("INSERT INTO collection (entity_id, name, slug, location, created_at)"
                      + " VALUES (?, ?, ?, '/', ?)", Statement.RETURN_GENERATED_KEYS)) {
-            s.setString(1, io.quarry.card.EntityIds.next());
+            s.setString(1, io.quarry.core.EntityIds.next());
             s.setString(2, name);
             s.setString(3, name.toLowerCase().replace(' ', '_'));
             s.setObject(4, OffsetDateTime.now(ZoneOffset.UTC));

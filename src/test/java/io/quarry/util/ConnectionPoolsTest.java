@@ -1,12 +1,12 @@
 package io.quarry.util;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.quarry.appdb.PoolStats;
+import io.quarry.core.ConnectionPools;
 import java.util.List;
 import java.util.Map;
 import org.apache.commons.dbcp2.BasicDataSource;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ConnectionPoolsTest {
     @Test

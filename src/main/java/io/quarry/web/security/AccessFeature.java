@@ -41,7 +41,7 @@ public final class AccessFeature implements DynamicFeature {
     private record Check(boolean superuser) implements ContainerRequestFilter {
         @Override
         public void filter(jakarta.ws.rs.container.ContainerRequestContext request) {
-            Caller caller = AuthFilter.callerOf(request);
+            Caller caller = CallerFactory.callerOf(request);
             if (!caller.authenticated()) {
                 throw ApiException.unauthenticated();
             }

@@ -8,6 +8,9 @@ import java.util.function.Supplier;
 
 /** Supplies the request's {@link Caller} to resources (request scope). */
 public final class CallerFactory implements Supplier<Caller> {
+    /** The request property under which authentication leaves the caller it worked out. */
+    private static final String CALLER = "quarry.caller";
+
     private final Provider<ContainerRequestContext> request;
 
     @Inject
@@ -17,6 +20,17 @@ public final class CallerFactory implements Supplier<Caller> {
 
     @Override
     public Caller get() {
-        return AuthFilter.callerOf(request.get());
+        return callerOf(request.get());
+    }
+
+    /** Records who is calling; done once per request, by the authentication filter. */
+    public static void setCaller(ContainerRequestContext request, Caller caller) {
+        request.setProperty(CALLER, caller);
+    }
+
+    /** The request's caller: {@link Caller#ANONYMOUS} until authentication has named one. */
+    public static Caller callerOf(ContainerRequestContext request) {
+        Object caller = request.getProperty(CALLER);
+        return caller instanceof Caller c ? c : Caller.ANONYMOUS;
     }
 }

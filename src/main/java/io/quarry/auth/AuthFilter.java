@@ -1,9 +1,8 @@
-package io.quarry.web.security;
+package io.quarry.auth;
 
 import io.quarry.core.Caller;
-import io.quarry.auth.ApiKeyService;
-import io.quarry.auth.SessionService;
 import io.quarry.user.User;
+import io.quarry.web.security.CallerFactory;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
@@ -16,7 +15,7 @@ import jakarta.ws.rs.ext.Provider;
 /**
  * Works out who is calling, in Metabase's order: the {@code metabase.SESSION} cookie, the {@code X-Metabase-Session}
  * header, then an {@code X-Api-Key}. Credentials that do not check out leave the caller anonymous; the endpoint's
- * {@link Access} decides whether that is enough. Pre-matching, because Jersey builds resources (and injects their
+ * {@link io.quarry.web.security.Access} decides whether that is enough. Pre-matching, because Jersey builds resources (and injects their
  * {@link Caller}) while routing, before any post-matching filter runs.
  */
 @Provider
@@ -26,7 +25,6 @@ public final class AuthFilter implements ContainerRequestFilter {
     public static final String SESSION_COOKIE = "metabase.SESSION";
     public static final String SESSION_HEADER = "X-Metabase-Session";
     public static final String API_KEY_HEADER = "X-Api-Key";
-    private static final String CALLER = "quarry.caller";
 
     private final SessionService sessions;
     private final ApiKeyService apiKeys;
@@ -49,7 +47,7 @@ public final class AuthFilter implements ContainerRequestFilter {
         for (String key : new String[]{cookie == null ? null : cookie.getValue(), request.getHeaderString(SESSION_HEADER)}) {
             User user = sessions.resolve(key);
             if (user != null) {
-                request.setProperty(CALLER, new Caller(user.id, user.isSuperuser, key, false, locale != null ? locale : user.locale));
+                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, key, false, locale != null ? locale : user.locale));
                 return;
             }
         }
@@ -57,7 +55,7 @@ public final class AuthFilter implements ContainerRequestFilter {
         if (apiKey != null) {
             User user = apiKeys.authenticate(apiKey);
             if (user != null) {
-                request.setProperty(CALLER, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
+                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
             }
         }
     }
@@ -65,10 +63,5 @@ public final class AuthFilter implements ContainerRequestFilter {
     private static boolean isHealthCheck(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
         return path.equals("health") || path.equals("health/") || path.equals("/health");
-    }
-
-    public static Caller callerOf(ContainerRequestContext request) {
-        Object caller = request.getProperty(CALLER);
-        return caller instanceof Caller c ? c : Caller.ANONYMOUS;
     }
 }

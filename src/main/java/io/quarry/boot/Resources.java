@@ -1,16 +1,16 @@
-package io.quarry.web;
+package io.quarry.boot;
 
 import io.quarry.auth.ApiKeyResource;
 import io.quarry.auth.ExternalAuthResource;
 import io.quarry.auth.LoginHistoryResource;
 import io.quarry.auth.PasswordResetResource;
 import io.quarry.auth.SessionResource;
+import io.quarry.card.CardResource;
 import io.quarry.mail.EmailResource;
 import io.quarry.notification.PulseUnsubscribeResource;
 import io.quarry.notification.SessionUnsubscribeResource;
-import io.quarry.setting.SettingResource;
-import io.quarry.card.CardResource;
 import io.quarry.qp.DatasetResource;
+import io.quarry.setting.SettingResource;
 import io.quarry.setup.SetupResource;
 import io.quarry.sync.FieldValuesResource;
 import io.quarry.sync.SyncResource;

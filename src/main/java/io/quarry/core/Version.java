@@ -1,4 +1,4 @@
-package io.quarry.boot;
+package io.quarry.core;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.quarry.card;
+package io.quarry.core;
 
 import java.security.SecureRandom;
 

@@ -1,4 +1,4 @@
-package io.quarry.util;
+package io.quarry.core;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
