@@ -214,7 +214,7 @@ public final class Quarry implements AutoCloseable {
         CardLookups cardLookups = new CardLookups(db, collectionAccess);
         queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
                 config.queryTimeoutSeconds, new QueryProcessor.Lookups(cardLookups::cardQuery, cardLookups,
-                        segments::filterOf, snippets::contentByName, dataPermissions::checkQuery));
+                        segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
         queryCache = new QueryCache(db, clock);
         cards = new CardService(db, databases, queryProcessor, settings, clock);
         queryRunner = new QueryRunner(queryProcessor, queryCache, cards::touch, clock);

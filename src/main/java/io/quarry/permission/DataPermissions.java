@@ -1,7 +1,6 @@
 package io.quarry.permission;
 
 import io.quarry.appdb.Db;
-import io.quarry.qp.QueryFailure;
 import io.quarry.web.error.ApiException;
 import io.quarry.core.Caller;
 import java.util.HashMap;
@@ -46,7 +45,6 @@ public final class DataPermissions {
             TABLE_METADATA, List.of("yes", NO),
             MANAGE_DATABASE, List.of("yes", NO));
 
-    static final String NO_QUERY_PERMISSION = "You do not have permissions to run this query.";
 
     /** What one caller may do with one database. */
     public record Access(String viewData, String createQueries) {
@@ -139,12 +137,9 @@ public final class DataPermissions {
      * The query pipeline's check: ad-hoc native SQL needs native rights, ad-hoc structured queries the query builder;
      * a saved question (and the cards it refers to) only needs its data not to be blocked.
      */
-    public void checkQuery(Caller caller, long dbId, boolean nativeQuery, boolean savedCard) {
+    public boolean mayRunQuery(Caller caller, long dbId, boolean nativeQuery, boolean savedCard) {
         Access access = access(caller, dbId);
-        boolean allowed = savedCard ? access.canRunSaved() : nativeQuery ? access.canQueryNatively() : access.canRead();
-        if (!allowed) {
-            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, NO_QUERY_PERMISSION);
-        }
+        return savedCard ? access.canRunSaved() : nativeQuery ? access.canQueryNatively() : access.canRead();
     }
 
     static Access coalesce(List<DataPermissionMapper.Row> rows) {

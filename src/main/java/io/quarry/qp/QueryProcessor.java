@@ -102,12 +102,16 @@ public final class QueryProcessor {
     }
 
     /**
-     * The data permission check, implemented by the permissions module: throws a {@link QueryFailure} of type
-     * MISSING_PERMISSIONS when the caller may not run the query (ad-hoc native SQL, ad-hoc structured, saved question).
+     * The data permission check, implemented by the permissions module: whether the caller may run the query
+     * (ad-hoc native SQL, ad-hoc structured, saved question). The processor answers a refusal with a
+     * MISSING_PERMISSIONS failure.
      */
     public interface Permissions {
-        void check(Caller caller, long databaseId, boolean nativeQuery, boolean savedCard);
+        boolean mayRun(Caller caller, long databaseId, boolean nativeQuery, boolean savedCard);
     }
+
+    /** Metabase's message when data permissions refuse a query. */
+    public static final String NO_QUERY_PERMISSION = "You do not have permissions to run this query.";
 
     /**
      * The read-only look-ups the processor compiles references with and checks rights by, built before it by the
@@ -317,10 +321,10 @@ public final class QueryProcessor {
 
     /** Data permissions: signed-in callers only, then the permission graph's verdict. */
     public void checkPermissions(Caller caller, Resolved resolved, boolean savedCard) {
-        if (!caller.authenticated()) {
-            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, "You do not have permissions to run this query.");
+        if (!caller.authenticated()
+                || !lookups.permissions().mayRun(caller, resolved.database().id, resolved.query().type() != Query.Type.MBQL, savedCard)) {
+            throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, NO_QUERY_PERMISSION);
         }
-        lookups.permissions().check(caller, resolved.database().id, resolved.query().type() != Query.Type.MBQL, savedCard);
     }
 
     /**
