@@ -2,6 +2,9 @@ package io.quarry.web;
 
 import io.quarry.boot.AppState;
 import io.quarry.boot.Quarry;
+import io.quarry.web.body.FormAcceptingModel;
+import io.quarry.web.body.ParsedBodyReader;
+import io.quarry.web.body.RequestBodies;
 import io.quarry.web.error.ApiExceptionMapper;
 import io.quarry.web.error.JsonSyntaxExceptionMapper;
 import io.quarry.web.error.UnexpectedExceptionMapper;
@@ -38,6 +41,9 @@ public final class QuarryApplication extends ResourceConfig {
         register(JsonProvider.class);
         register(JsonCharsetFilter.class);
         register(ParamConverters.class);
+        register(RequestBodies.class);
+        register(ParsedBodyReader.class);
+        register(FormAcceptingModel.class);
         register(AuthFilter.class);
         register(AccessFeature.class);
         register(ApiExceptionMapper.class);
