@@ -253,4 +253,24 @@ class RequestBodiesIT {
                 ("{\"name\": \"nested but fine\", \"x\": " + ok + "}").getBytes());
         assertEquals(200, answer.status(), answer.body());
     }
+
+    @Test
+    void formFieldsLogIn() throws IOException {
+        // Python: urllib.request.urlopen(url, data=urllib.parse.urlencode({...}).encode())
+        Answer answer = raw("POST", "session", "Content-Type: application/x-www-form-urlencoded\r\n",
+                ("username=" + java.net.URLEncoder.encode(Fixtures.ADMIN_EMAIL, StandardCharsets.UTF_8)
+                        + "&password=" + java.net.URLEncoder.encode(Fixtures.ADMIN_PASSWORD, StandardCharsets.UTF_8)).getBytes());
+        assertEquals(200, answer.status(), answer.body());
+        assertTrue(Json.MAPPER.readTree(answer.body()).has("id"));
+        // an empty form to an endpoint with required keys is judged as {}: the usual validation 400
+        Answer empty = raw("POST", "session", "Content-Type: application/x-www-form-urlencoded\r\n", new byte[0]);
+        assertEquals(400, empty.status(), empty.body());
+        assertTrue(Json.MAPPER.readTree(empty.body()).get("errors").has("username"));
+    }
+
+    @Test
+    void oversizedHeadersStayA431() throws IOException {
+        Answer answer = raw("GET", "health", "X-Padding: " + "x".repeat(64 * 1024) + "\r\n", null);
+        assertEquals(431, answer.status());
+    }
 }
