@@ -142,6 +142,20 @@ class RequestBodiesIT {
     }
 
     @Test
+    void everyBodyLessEndpointTakesTheEmptyFormClientsSend() throws IOException {
+        String form = "Content-Type: application/x-www-form-urlencoded\r\n";
+        for (String endpoint : new String[]{"PUT user/1/reactivate", "PUT api-key/1/regenerate", "PUT user/1/modal/qbnewb",
+                "POST user/1/send_invite", "POST database/sample_database", "POST database/1/sync_schema",
+                "POST database/1/rescan_values", "POST database/1/discard_values", "POST database/1/dismiss_spinner",
+                "POST card/1/copy", "POST card/1/public_link", "POST collection", "PUT setting/site-name"}) {
+            String[] parts = endpoint.split(" ");
+            // anonymous: judged by authentication (401), never by the content type (415)
+            assertEquals(401, raw(parts[0], parts[1], form, new byte[0]).status(), endpoint);
+            assertEquals(401, raw(parts[0], parts[1], "", null).status(), endpoint);
+        }
+    }
+
+    @Test
     void malformedJsonIsAPlainTextBadRequestBeforeAuthRoutingOrWork() throws IOException {
         long before = cards();
         String json = "Content-Type: application/json\r\n";

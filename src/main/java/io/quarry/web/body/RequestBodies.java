@@ -155,30 +155,62 @@ public final class RequestBodies implements ContainerRequestFilter {
         request.abortWith(ErrorResponses.text(413, "Request body exceeds the maximum size of " + maxBytes + " bytes."));
     }
 
-    /** Serialises the tree only if someone reads the raw stream (a String or InputStream parameter). */
+    /**
+     * The parsed tree as a stream, serialised only if someone reads past its first byte (a String or InputStream
+     * parameter). Jersey peeks at one byte to tell an empty entity from a present one; that peek is answered from the
+     * tree's type, so the usual path (the tree handed over by {@link ParsedBodyReader}) never serialises it.
+     */
     private static final class TreeInputStream extends InputStream {
         private final JsonNode tree;
-        private ByteArrayInputStream bytes;
+        private byte[] bytes;
+        private int position;
+        private int mark;
 
         TreeInputStream(JsonNode tree) {
             this.tree = tree;
         }
 
-        private ByteArrayInputStream bytes() {
+        private byte[] bytes() {
             if (bytes == null) {
-                bytes = new ByteArrayInputStream(Json.write(tree).getBytes(StandardCharsets.UTF_8));
+                bytes = Json.write(tree).getBytes(StandardCharsets.UTF_8);
             }
             return bytes;
         }
 
         @Override
         public int read() {
-            return bytes().read();
+            if (bytes == null && position == 0 && tree.isContainerNode()) {
+                position = 1;
+                return tree.isObject() ? '{' : '[';
+            }
+            return position < bytes().length ? bytes[position++] & 0xff : -1;
         }
 
         @Override
         public int read(byte[] buffer, int offset, int length) {
-            return bytes().read(buffer, offset, length);
+            byte[] all = bytes();
+            if (position >= all.length) {
+                return length == 0 ? 0 : -1;
+            }
+            int n = Math.min(length, all.length - position);
+            System.arraycopy(all, position, buffer, offset, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return true;
+        }
+
+        @Override
+        public synchronized void mark(int readLimit) {
+            mark = position;
+        }
+
+        @Override
+        public synchronized void reset() {
+            position = mark;
         }
     }
 }
