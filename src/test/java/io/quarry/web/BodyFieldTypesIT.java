@@ -246,6 +246,19 @@ class BodyFieldTypesIT {
     }
 
     @Test
+    void pagingQueryParametersOutOfRangeAreBadRequests() {
+        for (String path : List.of("collection/root/items", "user", "search")) {
+            for (String name : List.of("limit", "offset")) {
+                for (String bad : List.of("abc", "-1", "2147483648", "3000000000", HUGE.toString(), "1.5")) {
+                    Api.Res res = admin.call("GET", path + "?" + name + "=" + bad, null);
+                    assertEquals(400, res.status(), path + "?" + name + "=" + bad + " -> " + res.body());
+                    assertTrue(res.json().path("errors").has(name), res.body());
+                }
+            }
+        }
+    }
+
+    @Test
     void settingsOfEveryTypeRefuseTheWrongType() {
         int checked = 0;
         for (JsonNode described : admin.get(200, "setting").json()) {

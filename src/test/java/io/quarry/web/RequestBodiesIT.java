@@ -199,6 +199,11 @@ class RequestBodiesIT {
         Answer archived = raw("PUT", "collection/" + id, auth() + form, "archived=true".getBytes());
         assertEquals(200, archived.status(), archived.body());
         assertTrue(anonymous.as(session).get(200, "collection/" + id).json().get("archived").asBoolean());
+        long dashboard = anonymous.as(session).post(200, "dashboard", Map.of("name", "Formed")).json().get("id").asLong();
+        Answer dashboardArchived = raw("PUT", "dashboard/" + dashboard, auth() + form, "archived=true&name=Re+formed".getBytes());
+        assertEquals(200, dashboardArchived.status(), dashboardArchived.body());
+        assertTrue(Json.MAPPER.readTree(dashboardArchived.body()).get("archived").asBoolean());
+        assertEquals("Re formed", Json.MAPPER.readTree(dashboardArchived.body()).get("name").asText());
         Answer bad = raw("PUT", "collection/" + id, auth() + form, "archived=TRUE+".getBytes());
         assertEquals(400, bad.status(), bad.body());
         assertTrue(Json.MAPPER.readTree(bad.body()).get("errors").has("archived"));

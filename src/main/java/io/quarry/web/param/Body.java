@@ -58,6 +58,11 @@ public final class Body {
         return node;
     }
 
+    /** The body came as form fields: every value is a string for the accessor to decode by its type. */
+    public boolean fromForm() {
+        return form;
+    }
+
     /** The key is present, possibly with JSON null. */
     public boolean has(String key) {
         return node.has(key);
