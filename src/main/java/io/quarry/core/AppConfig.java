@@ -38,6 +38,13 @@ public final class AppConfig {
      * or {@code MB_DB_QUERY_TIMEOUT_SECONDS}, Quarry's own key for tests).
      */
     public final int queryTimeoutSeconds;
+    /**
+     * Largest request body read, in bytes ({@code MB_MAX_REQUEST_BODY_BYTES}, Quarry's own key; 16 MiB). Metabase has
+     * no limit; the largest bodies its clients send (a permissions graph of a big instance, a dashboard with hundreds
+     * of cards) are a few MB, and a parsed JSON tree takes several times its text, so 16 MiB leaves headroom while
+     * keeping one request's tree well under 100 MB of heap. CSV uploads (multipart) have their own limit in web.xml.
+     */
+    public final long maxRequestBodyBytes;
 
     public AppConfig(Function<String, String> source) {
         this.source = source;
@@ -94,6 +101,10 @@ public final class AppConfig {
         // MB_DB_QUERY_TIMEOUT_SECONDS is Quarry's own, for tests and benchmarks that need a timeout of seconds; it wins.
         queryTimeoutSeconds = (int) Math.min(Integer.MAX_VALUE, get("MB_DB_QUERY_TIMEOUT_SECONDS") != null
                 ? parseLong(get("MB_DB_QUERY_TIMEOUT_SECONDS"), 1200) : 60 * parseLong(get("MB_DB_QUERY_TIMEOUT_MINUTES"), 20));
+        maxRequestBodyBytes = parseLong(get("MB_MAX_REQUEST_BODY_BYTES"), 16L * 1024 * 1024);
+        if (maxRequestBodyBytes <= 0) {
+            throw new IllegalStateException("MB_MAX_REQUEST_BODY_BYTES must be a positive number of bytes");
+        }
     }
 
     /** The raw value of a configuration key, or null when unset or empty (Metabase treats empty as unset). */

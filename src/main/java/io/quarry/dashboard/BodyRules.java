@@ -2,6 +2,7 @@ package io.quarry.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.web.param.Body;
+import io.quarry.web.param.Validation;
 import java.util.List;
 import java.util.Map;
 
@@ -48,6 +49,10 @@ public final class BodyRules {
         JsonNode value = body.get(key);
         if (value.isNull()) {
             return null;
+        }
+        if (body.fromForm() && value.isTextual() && Validation.parseBoolStr(value.asText()) != null
+                && value.asText().equals(value.asText().strip())) {
+            return Validation.parseBoolStr(value.asText()); // a form field is a string; Metabase decodes it by type
         }
         if (!value.isBoolean()) {
             body.addError(key, "nullable boolean", "should be a boolean, received: " + render(value));

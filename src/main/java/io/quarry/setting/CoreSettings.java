@@ -138,25 +138,36 @@ public final class CoreSettings {
                 Setting.of("email-from-name", STRING).visibility(ADMIN).build(),
                 Setting.of("email-reply-to", CSV).visibility(ADMIN).build(),
 
-                // user-local settings: each user reads and writes their own value
-                userLocal("last-used-native-database-id", INTEGER),
-                userLocal("notebook-native-preview-shown", BOOLEAN),
-                userLocal("notebook-native-preview-sidebar-width", INTEGER),
-                userLocal("expand-browse-in-nav", BOOLEAN),
-                userLocal("expand-bookmarks-in-nav", BOOLEAN),
-                userLocal("browse-filter-only-verified-models", BOOLEAN),
-                userLocal("show-updated-permission-modal", BOOLEAN),
-                userLocal("show-updated-permission-banner", BOOLEAN),
-                userLocal("dismissed-custom-dashboard-toast", BOOLEAN),
-                userLocal("trial-banner-dismissal-timestamp", STRING));
+                // User-local settings (Metabase's `:user-local :only`): each user reads and writes their own value,
+                // and a null deletes it, so the user sees the default again. Types and defaults as in Metabase's
+                // users/settings.clj, plus the few defined where they are used (permissions, notebook, views).
+                userLocal("last-acknowledged-version", STRING, null, ADMIN),
+                userLocal("last-used-native-database-id", INTEGER, null, AUTHENTICATED),
+                userLocal("notebook-native-preview-shown", BOOLEAN, false, AUTHENTICATED),
+                userLocal("notebook-native-preview-sidebar-width", INTEGER, null, AUTHENTICATED),
+                userLocal("expand-browse-in-nav", BOOLEAN, true, AUTHENTICATED),
+                userLocal("expand-bookmarks-in-nav", BOOLEAN, true, AUTHENTICATED),
+                userLocal("expand-collections-in-nav", BOOLEAN, true, AUTHENTICATED),
+                userLocal("expand-library-in-nav", BOOLEAN, true, AUTHENTICATED),
+                userLocal("browse-filter-only-verified-models", BOOLEAN, true, AUTHENTICATED),
+                userLocal("browse-filter-only-verified-metrics", BOOLEAN, true, AUTHENTICATED),
+                userLocal("show-updated-permission-modal", BOOLEAN, true, ADMIN),
+                userLocal("show-updated-permission-banner", BOOLEAN, true, ADMIN),
+                userLocal("dismissed-custom-dashboard-toast", BOOLEAN, false, AUTHENTICATED),
+                userLocal("dismissed-excel-pivot-exports-banner", BOOLEAN, false, AUTHENTICATED),
+                userLocal("dismissed-browse-models-banner", BOOLEAN, false, AUTHENTICATED),
+                userLocal("dismissed-research-mode-banner", BOOLEAN, false, AUTHENTICATED),
+                userLocal("color-scheme", STRING, "auto", AUTHENTICATED),
+                userLocal("trial-banner-dismissal-timestamp", STRING, null, AUTHENTICATED),
+                userLocal("sdk-iframe-embed-setup-settings", JSON, null, AUTHENTICATED));
     }
 
     private static Setting internal(String key) {
         return Setting.of(key, STRING).visibility(INTERNAL).build();
     }
 
-    private static Setting userLocal(String key, Setting.Type type) {
-        return Setting.of(key, type).visibility(AUTHENTICATED).userLocal().build();
+    private static Setting userLocal(String key, Setting.Type type, Object defaultValue, Setting.Visibility visibility) {
+        return Setting.of(key, type).visibility(visibility).userLocal().defaultValue(defaultValue).build();
     }
 
     private static Object oneOf(String key, Object value, String... allowed) {

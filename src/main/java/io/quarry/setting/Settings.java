@@ -446,7 +446,9 @@ public final class Settings {
                 if (value.isBoolean()) {
                     return value.asBoolean();
                 }
-                Boolean parsed = value.isTextual() ? Validation.parseBoolStr(value.asText()) : null;
+                // "true"/"false" in any case, as Metabase's boolean settings take; not "TRUE " or 1.
+                Boolean parsed = value.isTextual() && value.asText().equals(value.asText().strip())
+                        ? Validation.parseBoolStr(value.asText()) : null;
                 if (parsed == null) {
                     throw ApiException.invalidField(key, "value must be a boolean.");
                 }

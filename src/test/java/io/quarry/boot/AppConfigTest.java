@@ -33,6 +33,14 @@ class AppConfigTest {
     }
 
     @Test
+    void limitsRequestBodiesTo16MibUnlessConfigured() {
+        assertEquals(16L * 1024 * 1024, of(Map.of()).maxRequestBodyBytes);
+        assertEquals(1000L, of(Map.of("MB_MAX_REQUEST_BODY_BYTES", "1000")).maxRequestBodyBytes);
+        assertThrows(IllegalStateException.class, () -> of(Map.of("MB_MAX_REQUEST_BODY_BYTES", "0")));
+        assertThrows(IllegalStateException.class, () -> of(Map.of("MB_MAX_REQUEST_BODY_BYTES", "lots")));
+    }
+
+    @Test
     void mapsPostgresFromSeparateVariables() {
         AppConfig config = of(Map.of("MB_DB_TYPE", "postgres", "MB_DB_HOST", "db.internal", "MB_DB_PORT", "6543",
                 "MB_DB_DBNAME", "bi", "MB_DB_USER", "quarry", "MB_DB_PASS", "s3cret"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.quarry.core.Json;
+import io.quarry.web.body.FormFields;
 import io.quarry.web.error.ApiException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,11 +29,18 @@ public final class Body {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
 
     private final JsonNode node;
+    /** Form fields: every value is a string that the accessor decodes by its type, as Metabase's schemas do. */
+    private final boolean form;
     private final Map<String, Object> errors = new LinkedHashMap<>();
     private final Map<String, List<String>> specific = new LinkedHashMap<>();
 
     private Body(JsonNode node) {
+        this(node, false);
+    }
+
+    private Body(JsonNode node, boolean form) {
         this.node = node;
+        this.form = form;
     }
 
     /** A body; a missing body counts as {@code {}}, and anything but an object is a 400. */
@@ -43,11 +51,16 @@ public final class Body {
         if (!node.isObject()) {
             throw ApiException.invalidField("body", ParamRule.MAP.message(false));
         }
-        return new Body(node);
+        return new Body(node, node instanceof FormFields);
     }
 
     public JsonNode raw() {
         return node;
+    }
+
+    /** The body came as form fields: every value is a string for the accessor to decode by its type. */
+    public boolean fromForm() {
+        return form;
     }
 
     /** The key is present, possibly with JSON null. */
@@ -163,14 +176,41 @@ public final class Body {
             }
             return null;
         }
-        if (!value.canConvertToExactIntegral() || value.asLong() <= 0 || !value.isNumber()) {
+        Long number = form && value.isTextual() ? Validation.parsePosInt(value.asText()) : exactLong(value);
+        if (number == null || number <= 0 || number > maxOf(key)) {
             fail(key, ParamRule.POS_INT, nullable, value);
+            return null;
+        }
+        return number;
+    }
+
+    /** A JSON integer that fits a long; a fraction, a string or anything bigger is not one. */
+    private static Long exactLong(JsonNode value) {
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
             return null;
         }
         return value.asLong();
     }
 
-    /** A JSON boolean (or the strings "true"/"false", which Metabase's BooleanValue accepts too). */
+    /**
+     * The largest value the key's column holds: ids are BIGINT; {@code collection_position} is SMALLINT; every other
+     * positive integer (cache_ttl, position, sizes) is an INTEGER column. A bigger number is the caller's mistake
+     * (400), not a database error (500) or a silently truncated value.
+     */
+    static long maxOf(String key) {
+        if (key.equals("id") || key.endsWith("_id") || key.endsWith("-id")) {
+            return Long.MAX_VALUE;
+        }
+        if (key.equals("collection_position")) {
+            return Short.MAX_VALUE;
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    /**
+     * A JSON boolean, or exactly the string "true" or "false" (any case), which Metabase's BooleanValue accepts too
+     * and a form field always is. Anything else, {@code "TRUE "} or {@code 1} included, is a 400.
+     */
     public Boolean optBool(String key) {
         return bool(key, true);
     }
@@ -186,7 +226,7 @@ public final class Body {
         if (value.isBoolean()) {
             return value.asBoolean();
         }
-        if (value.isTextual() && Validation.parseBoolStr(value.asText()) != null) {
+        if (value.isTextual() && value.asText().equals(value.asText().strip()) && Validation.parseBoolStr(value.asText()) != null) {
             return Validation.parseBoolStr(value.asText());
         }
         fail(key, ParamRule.BOOLEAN, nullable, value);

@@ -25,7 +25,12 @@ public record Paging(Integer limit, Integer offset) {
 
     private static int parse(String name, String raw) {
         try {
-            return Integer.parseUnsignedInt(raw.trim());
+            // parseUnsignedInt would take 3000000000 and hand back a negative int: past Integer.MAX_VALUE is a 400 too
+            int value = Integer.parseInt(raw.trim());
+            if (value < 0) {
+                throw new NumberFormatException("For input string: \"" + raw + "\"");
+            }
+            return value;
         } catch (NumberFormatException e) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("errors", Map.of(name, ParamRule.NON_NEGATIVE_INT.message(true)));
