@@ -30,6 +30,8 @@ class WarDeploymentIT {
         try (TestServer server = TestServer.deployWar(war, "/quarry", config)) {
             Api api = server.api();
             assertEquals("ok", api.get(200, "health").json().get("status").asText());
+            // the web interface comes from the WAR too, with its links relative to the context path
+            assertTrue(api.call("GET", "", null).body().contains("<base href=\"/quarry/\">"));
             Fixtures.setUp(api);
             String session = Fixtures.login(api, Fixtures.ADMIN_EMAIL, Fixtures.ADMIN_PASSWORD);
             assertTrue(api.as(session).get(200, "session/properties").json().get("has-user-setup").asBoolean());
