@@ -19,16 +19,39 @@ async function savedQuestions() {
   return (await get('card?f=all')).filter((c) => !c.archived);
 }
 
-export async function dashboardPage(main, {args, app}) {
+function templateTagsOf(card) {
+  const query = card && card.dataset_query;
+  const native = query && (query.native || (query.stages && query.stages[0]));
+  return Object.values((native && native['template-tags']) || {}).filter((t) => t.type !== 'card' && t.type !== 'snippet');
+}
+
+function slugOf(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'filter';
+}
+
+export async function dashboardPage(main, {args, app, params}) {
   const id = Number(args[0]);
   const dashboard = await get('dashboard/' + id);
   const grid = h('div', {class: 'dashboard-grid'});
   const tools = h('div', {class: 'actions'});
   const shareBox = h('div', {'aria-live': 'polite'});
+  const editBox = h('div', {});
+  const filters = dashboard.parameters || [];
+  const values = new Map(filters.map((p) => [p.id, params.get(p.slug) ?? '']));
+  const filterBar = filters.length ? h('form', {class: 'filters card', 'aria-label': 'Filters', onsubmit: (e) => {
+    e.preventDefault();
+    const query = new URLSearchParams();
+    for (const p of filters) if (values.get(p.id)) query.set(p.slug, values.get(p.id));
+    history.replaceState(null, '', location.pathname + (query.toString() ? '?' + query : ''));
+    runAll();
+  }}, filters.map((p) => {
+    const input = h('input', {name: 'filter-' + p.slug, value: values.get(p.id), oninput: () => values.set(p.id, input.value)});
+    return field(p.name, input);
+  }), h('button', {type: 'submit'}, 'Apply')) : null;
   mount(main,
     h('div', {class: 'dash-head'}, h('h1', {}, dashboard.name), tools),
     dashboard.description ? h('p', {class: 'muted'}, dashboard.description) : null,
-    shareBox, grid);
+    shareBox, editBox, filterBar, grid);
   if (dashboard.can_write !== false) {
     const questions = await savedQuestions().catch(() => []);
     const pick = h('select', {name: 'add-card'}, questions.map((c) => h('option', {value: c.id}, c.name)));
@@ -43,14 +66,57 @@ export async function dashboardPage(main, {args, app}) {
         }
       }}, field('Add a saved question', pick), h('button', {type: 'submit'}, 'Add')));
     }
+    if (dashboard.dashcards.some((dc) => templateTagsOf(dc.card).length)) {
+      tools.append(h('button', {type: 'button', onclick: () => showAddFilter()}, 'Add a filter'));
+    }
   }
-  if (!dashboard.dashcards.length) {
-    mount(grid, h('p', {class: 'muted'}, 'This dashboard is empty: add a saved question to it.'));
-    return;
+
+  // A text filter wired to one template tag of each card that has them (or to none of a card, if so chosen).
+  function showAddFilter() {
+    const name = h('input', {name: 'filter-name', required: true});
+    const wiring = dashboard.dashcards.filter((dc) => templateTagsOf(dc.card).length).map((dc) => {
+      const select = h('select', {name: 'wire-' + dc.id}, h('option', {value: ''}, '(not connected)'),
+        templateTagsOf(dc.card).map((t, i) => h('option', {value: t.name, selected: i === 0}, t['display-name'] || t.name)));
+      return [dc, select];
+    });
+    const message = h('div', {'aria-live': 'polite'});
+    mount(editBox, h('form', {class: 'card', onsubmit: async (e) => {
+      e.preventDefault();
+      const parameter = {id: (crypto.randomUUID ? crypto.randomUUID() : String(Date.now())).slice(0, 8), name: name.value,
+        slug: slugOf(name.value), type: 'category', sectionId: 'string'};
+      const dashcards = dashboard.dashcards.map((dc) => {
+        const layout = layoutOf(dc);
+        const wire = wiring.find(([w]) => w.id === dc.id);
+        if (wire && wire[1].value) {
+          layout.parameter_mappings = [...layout.parameter_mappings,
+            {parameter_id: parameter.id, card_id: dc.card_id, target: ['variable', ['template-tag', wire[1].value]]}];
+        }
+        return layout;
+      });
+      try {
+        await put('dashboard/' + id, {parameters: [...filters, parameter], dashcards});
+        app.navigate('dashboard/' + id, {replace: true});
+      } catch (err) {
+        mount(message, errorBox(err.message));
+      }
+    }}, h('h2', {}, 'Add a filter'), field('Filter name', name),
+    wiring.map(([dc, select]) => field(`On “${dc.card.name}”, filter`, select)),
+    message, h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary'}, 'Save the filter'),
+      h('button', {type: 'button', onclick: () => mount(editBox)}, 'Cancel'))));
+    name.focus();
   }
-  mount(grid, ...dashboard.dashcards.map((dc) => dashcardBox(dc,
-    () => post(`dashboard/${id}/dashcard/${dc.id}/card/${dc.card_id}/query`, {parameters: []}),
-    dc.card ? h('a', {href: 'question/' + dc.card_id}, dc.card.name) : null)));
+
+  function runAll() {
+    if (!dashboard.dashcards.length) {
+      mount(grid, h('p', {class: 'muted'}, 'This dashboard is empty: add a saved question to it.'));
+      return;
+    }
+    const parameters = filters.filter((p) => values.get(p.id)).map((p) => ({id: p.id, type: p.type, value: values.get(p.id)}));
+    mount(grid, ...dashboard.dashcards.map((dc) => dashcardBox(dc,
+      () => post(`dashboard/${id}/dashcard/${dc.id}/card/${dc.card_id}/query`, {parameters}),
+      dc.card ? h('a', {href: 'question/' + dc.card_id}, dc.card.name) : null)));
+  }
+  runAll();
 }
 
 export function dashcardBox(dc, query, title) {
@@ -59,7 +125,7 @@ export function dashcardBox(dc, query, title) {
     'aria-label': dc.card ? dc.card.name : 'Card'},
     h('h2', {}, title || (dc.card ? dc.card.name : (dc.visualization_settings && dc.visualization_settings.text) || '')), body);
   if (dc.card_id) {
-    query().then((result) => mount(body, visualization(result.data, dc.card.display || 'table')))
+    query().then((result) => { box.dataset.rows = result.row_count; mount(body, visualization(result.data, dc.card.display || 'table')); })
       .catch((e) => mount(body, errorBox(e.message)));
   } else {
     mount(body, h('p', {}, (dc.visualization_settings && dc.visualization_settings.text) || ''));

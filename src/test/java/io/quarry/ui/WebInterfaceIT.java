@@ -27,6 +27,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -61,6 +64,21 @@ class WebInterfaceIT {
     private static ChromeDriver browser;
     private static WebDriverWait wait;
     private static long cardId;
+
+    /** On a failure, a screenshot of where the browser was (target/screenshots/failed-<test>.png). */
+    @RegisterExtension
+    final TestWatcher failureShots = new TestWatcher() {
+        @Override
+        public void testFailed(ExtensionContext context, Throwable cause) {
+            try {
+                if (browser != null) {
+                    shot("failed-" + context.getRequiredTestMethod().getName());
+                }
+            } catch (RuntimeException | IOException e) {
+                cause.addSuppressed(e);
+            }
+        }
+    };
 
     @BeforeAll
     static void start() throws IOException {
@@ -221,7 +239,7 @@ class WebInterfaceIT {
 
     @Test
     @Order(6)
-    void putsTheQuestionOnANewDashboardReadableOnAPhone() throws IOException {
+    void putsTheQuestionOnANewDashboardWithAFilterReadableOnAPhone() throws IOException {
         go("question/" + cardId);
         link("Add to a new dashboard").click();
         fill("dashboard-name", "Shop overview");
@@ -230,10 +248,24 @@ class WebInterfaceIT {
         wait.until(ExpectedConditions.urlMatches("/quarry/dashboard/\\d+$"));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".dashcard .chart.bar[data-rendered=true]")));
         assertTrue(text(".dashcard h2").contains("Products by category"));
+        wait.until(ExpectedConditions.attributeToBe(By.cssSelector(".dashcard"), "data-rows", "4"));
+
+        // a filter wired to the card's {{excluded}} tag
+        browser.findElement(By.xpath("//button[.='Add a filter']")).click();
+        fill("filter-name", "Excluded category");
+        assertEquals("Excluded", new Select(browser.findElement(By.cssSelector("select[name^=wire-]"))).getFirstSelectedOption().getText());
+        browser.findElement(By.xpath("//button[.='Save the filter']")).click();
+        fill("filter-excluded_category", "Gadget");
+        browser.findElement(By.name("filter-excluded_category")).sendKeys(Keys.ENTER);
+        wait.until(ExpectedConditions.attributeToBe(By.cssSelector(".dashcard"), "data-rows", "3"));
+        wait.until(ExpectedConditions.urlContains("excluded_category=Gadget"));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".dashcard .chart.bar[data-rendered=true]")));
         shot("05-dashboard");
         try {
             browser.manage().window().setSize(new Dimension(390, 844));
             browser.navigate().refresh();
+            // the filter's value survives in the URL
+            wait.until(ExpectedConditions.attributeToBe(By.cssSelector(".dashcard"), "data-rows", "3"));
             wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".dashcard .chart.bar[data-rendered=true]")));
             long cardWidth = ((Number) ((JavascriptExecutor) browser).executeScript(
                     "return document.querySelector('.dashcard').getBoundingClientRect().width")).longValue();
