@@ -122,6 +122,11 @@ export async function render() {
       app.user = null;
       return navigate('auth/login', {replace: true});
     }
+    if (e instanceof ApiError && (e.status === 403 || e.status === 404)) {
+      mount(main, h('h1', {}, e.status === 403 ? 'Not allowed' : 'Not found'), h('p', {role: 'alert'}, e.message),
+        h('p', {}, h('a', {href: './'}, 'Go home')));
+      return;
+    }
     console.error(e);
     mount(main, h('h1', {}, 'Something went wrong'), h('p', {class: 'error', role: 'alert'}, e.message));
   }

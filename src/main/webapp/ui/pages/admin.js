@@ -7,31 +7,36 @@ function adminNav(current) {
     h('a', {href, 'aria-current': href === current ? 'page' : null}, label)));
 }
 
+function peopleTable(list) {
+  return h('div', {class: 'table-wrap'}, h('table', {class: 'results'},
+    h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Last sign-in'].map((t) => h('th', {scope: 'col'}, t)))),
+    h('tbody', {}, list.map((u) => h('tr', {}, h('td', {}, u.common_name || ''), h('td', {}, u.email),
+      h('td', {}, u.is_superuser ? 'Admin' : 'User'), h('td', {}, u.last_login ? new Date(u.last_login).toLocaleString() : '—'))))));
+}
+
 export async function adminPeoplePage(main, {app}) {
   const users = await get('user');
-  const list = users.data || users;
   const first = h('input', {name: 'first_name', autocomplete: 'off'});
   const last = h('input', {name: 'last_name', autocomplete: 'off'});
   const email = h('input', {name: 'email', type: 'email', required: true, autocomplete: 'off'});
   const status = h('div', {'aria-live': 'polite'});
-  mount(main, adminNav('admin/people'), h('h1', {}, 'People'),
-    h('section', {class: 'card'}, h('div', {class: 'table-wrap'}, h('table', {class: 'results'},
-      h('thead', {}, h('tr', {}, ['Name', 'Email', 'Role', 'Last sign-in'].map((t) => h('th', {scope: 'col'}, t)))),
-      h('tbody', {}, list.map((u) => h('tr', {}, h('td', {}, u.common_name || ''), h('td', {}, u.email),
-        h('td', {}, u.is_superuser ? 'Admin' : 'User'), h('td', {}, u.last_login ? new Date(u.last_login).toLocaleString() : '—'))))))),
-    h('form', {class: 'card', onsubmit: async (e) => {
-      e.preventDefault();
-      try {
-        const user = await post('user', {first_name: first.value || null, last_name: last.value || null, email: email.value});
-        mount(status, h('p', {class: 'ok'}, `${user.email} is invited.`));
-        setTimeout(() => app.navigate('admin/people', {replace: true}), 800);
-      } catch (err) {
-        mount(status, errorBox(err.message));
-      }
-    }}, h('h2', {}, 'Invite someone'),
-    h('div', {class: 'row'}, field('First name', first), field('Last name', last), field('Email', email)),
-    h('small', {class: 'muted'}, app.props['email-configured?'] === false ? 'Email is not set up: share the sign-in details yourself.' : 'They get an email with a link to choose a password.'),
-    status, h('button', {type: 'submit', class: 'primary'}, 'Invite')));
+  const people = h('section', {class: 'card'}, peopleTable(users.data || users));
+  const form = h('form', {class: 'card', onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const user = await post('user', {first_name: first.value || null, last_name: last.value || null, email: email.value});
+      const again = await get('user');
+      mount(people, peopleTable(again.data || again));
+      form.reset();
+      mount(status, h('p', {class: 'ok'}, `${user.email} is invited.`));
+    } catch (err) {
+      mount(status, errorBox(err.message));
+    }
+  }}, h('h2', {}, 'Invite someone'),
+  h('div', {class: 'row'}, field('First name', first), field('Last name', last), field('Email', email)),
+  h('small', {class: 'muted'}, app.props['email-configured?'] === false ? 'Email is not set up: share the sign-in details yourself.' : 'They get an email with a link to choose a password.'),
+  status, h('button', {type: 'submit', class: 'primary'}, 'Invite'));
+  mount(main, adminNav('admin/people'), h('h1', {}, 'People'), people, form);
 }
 
 export async function adminDatabasesPage(main) {

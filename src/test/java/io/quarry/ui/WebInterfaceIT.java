@@ -235,6 +235,11 @@ class WebInterfaceIT {
         assertEquals("CATEGORY,N", lines.get(0));
         assertEquals(4, lines.size(), "a header and three categories (Widget excluded): " + lines);
         assertFalse(String.join("\n", lines).contains("Widget"));
+
+        WebElement search = browser.findElement(By.cssSelector("#top input[type=search]"));
+        search.sendKeys("by categ", Keys.ENTER);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Results for"));
+        assertTrue(link("Products by category").getAttribute("href").endsWith("/quarry/question/" + cardId));
     }
 
     @Test
@@ -302,6 +307,7 @@ class WebInterfaceIT {
     void anOrdinaryUserGetsNoAdminPages() throws IOException {
         // the invitee has no email here: the admin sets a password for them over the API
         Api admin = server.api().as(Fixtures.login(server.api(), EMAIL, PASSWORD));
+        long adminsPersonal = admin.get(200, "user/current").json().get("personal_collection_id").asLong();
         long rasta = -1;
         for (var user : admin.get(200, "user").json().get("data")) {
             if (user.get("email").asText().equals("rasta@example.com")) {
@@ -323,6 +329,9 @@ class WebInterfaceIT {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Not allowed"));
         assertFalse(text("main").contains("ada@example.com"));
         shot("09-ordinary-user-admin");
+        // nor someone else's personal collection
+        go("collection/" + adminsPersonal);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Not allowed"));
 
         // a reset link that is not valid says so instead of offering a form
         browser.findElement(By.xpath("//button[.='Sign out']")).click();
