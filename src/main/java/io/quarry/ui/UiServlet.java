@@ -113,6 +113,10 @@ public final class UiServlet extends HttpServlet {
         response.setContentType("text/html; charset=utf-8");
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("X-Frame-Options", "SAMEORIGIN");
+        // Everything comes from this server (no CDN); inline style attributes are the one allowance (grid positions).
+        response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'; "
+                + "form-action 'self'");
         response.setHeader("Referrer-Policy", "same-origin");
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);

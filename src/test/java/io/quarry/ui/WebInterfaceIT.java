@@ -40,6 +40,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -95,6 +97,7 @@ class WebInterfaceIT {
                 "--window-size=1280,800", "--lang=en-US", "--hide-scrollbars");
         options.setExperimentalOption("prefs", Map.of("download.default_directory", DOWNLOADS.toString(),
                 "download.prompt_for_download", false));
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver).usingAnyFreePort().build();
         browser = new ChromeDriver(service, options);
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
@@ -338,6 +341,16 @@ class WebInterfaceIT {
         wait.until(ExpectedConditions.urlContains("/quarry/auth/login"));
         go("auth/reset_password/not-a-token");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "This link has expired"));
+    }
+
+    @Test
+    @Order(9)
+    void nothingWasRefusedByTheContentSecurityPolicyOrFailedInScript() {
+        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(m -> m.contains("Refused to") || m.contains("Content Security Policy") || m.contains("Uncaught"))
+                .toList();
+        assertEquals(List.of(), problems);
     }
 
     private static void go(String path) {
