@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
+import io.quarry.testing.Mailbox;
 import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
+import jakarta.mail.internet.MimeMessage;
 import java.io.File;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -50,7 +53,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web interface in a real headless Chromium (Debian's {@code chromium} and {@code chromedriver}, installed by
  * {@code .ci/run}) against Quarry in embedded Jetty under the context path {@code /quarry}: first-run setup with the
  * Sample Database, a SQL question with a parameter, its chart, saving and reopening it, a CSV download, a dashboard
- * with it; then an ordinary user, who gets no admin pages. Screenshots of the main pages go to target/screenshots/.
+ * with it and a filter; then an ordinary user invited by email, who gets no admin pages, and a password reset by email. Screenshots of the main pages go to target/screenshots/.
  * The steps build on each other, so they run in order on one browser.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -62,6 +65,7 @@ class WebInterfaceIT {
     private static final String SQL = "SELECT CATEGORY, COUNT(*) AS N FROM PRODUCTS\n[[WHERE CATEGORY <> {{excluded}}]]\n"
             + "GROUP BY CATEGORY ORDER BY CATEGORY";
 
+    private static Mailbox mailbox;
     private static TestServer server;
     private static ChromeDriver browser;
     private static WebDriverWait wait;
@@ -84,7 +88,10 @@ class WebInterfaceIT {
 
     @BeforeAll
     static void start() throws IOException {
-        server = TestServer.startWith(TestAppDb.fresh(), webapp -> webapp.setContextPath("/quarry"));
+        mailbox = new Mailbox();
+        Map<String, String> config = new HashMap<>(TestAppDb.fresh());
+        config.putAll(mailbox.config());
+        server = TestServer.startWith(config, webapp -> webapp.setContextPath("/quarry"));
         Files.createDirectories(SHOTS);
         Files.createDirectories(DOWNLOADS);
         File chromium = new File("/usr/bin/chromium");
@@ -110,6 +117,9 @@ class WebInterfaceIT {
         }
         if (server != null) {
             server.close();
+        }
+        if (mailbox != null) {
+            mailbox.close();
         }
     }
 
@@ -307,22 +317,19 @@ class WebInterfaceIT {
 
     @Test
     @Order(8)
-    void anOrdinaryUserGetsNoAdminPages() throws IOException {
-        // the invitee has no email here: the admin sets a password for them over the API
+    void theInvitationEmailLeadsAnOrdinaryUserInWhoGetsNoAdminPages() throws IOException {
         Api admin = server.api().as(Fixtures.login(server.api(), EMAIL, PASSWORD));
         long adminsPersonal = admin.get(200, "user/current").json().get("personal_collection_id").asLong();
-        long rasta = -1;
-        for (var user : admin.get(200, "user").json().get("data")) {
-            if (user.get("email").asText().equals("rasta@example.com")) {
-                rasta = user.get("id").asLong();
-            }
-        }
-        admin.put(204, "user/" + rasta + "/password", Map.of("password", "Toucan-Sam-2024"));
-
         browser.findElement(By.xpath("//button[.='Sign out']")).click();
         wait.until(ExpectedConditions.urlContains("/quarry/auth/login"));
-        fill("username", "rasta@example.com");
+
+        // the link in the invitation email (site-url, taken at setup, keeps the /quarry context path)
+        String invitation = emailedLink(mailbox.await(1)[0]);
+        assertTrue(invitation.startsWith(server.base + "auth/reset_password/") && invitation.endsWith("#new"), invitation);
+        browser.get(invitation);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Welcome! Choose your password"));
         fill("password", "Toucan-Sam-2024");
+        fill("confirm", "Toucan-Sam-2024");
         browser.findElement(By.cssSelector("button[type=submit]")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Hello, Rasta"));
         assertFalse(text("#top").contains("Admin"), "no Admin link for an ordinary user");
@@ -335,16 +342,40 @@ class WebInterfaceIT {
         // nor someone else's personal collection
         go("collection/" + adminsPersonal);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Not allowed"));
+    }
 
-        // a reset link that is not valid says so instead of offering a form
+    @Test
+    @Order(9)
+    void forgotPasswordSendsALinkThatSetsANewOne() {
+        browser.findElement(By.xpath("//button[.='Sign out']")).click();
+        wait.until(ExpectedConditions.urlContains("/quarry/auth/login"));
+        link("I forgot my password").click();
+        fill("email", "rasta@example.com");
+        browser.findElement(By.cssSelector("button[type=submit]")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("main"), "an email with a link"));
+
+        browser.get(emailedLink(mailbox.await(2)[1]));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Choose a new password"));
+        fill("password", "Toucan-Sam-2025");
+        fill("confirm", "Toucan-Sam-2025");
+        browser.findElement(By.cssSelector("button[type=submit]")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Hello, Rasta"));
+
+        // a used or unknown link says so instead of offering a form
         browser.findElement(By.xpath("//button[.='Sign out']")).click();
         wait.until(ExpectedConditions.urlContains("/quarry/auth/login"));
         go("auth/reset_password/not-a-token");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "This link has expired"));
     }
 
+    private static String emailedLink(MimeMessage message) {
+        Matcher link = Pattern.compile("href=\"([^\"]*/auth/reset_password/[^\"]+)\"").matcher(Mailbox.html(message));
+        assertTrue(link.find(), Mailbox.html(message));
+        return link.group(1).replace("&amp;", "&");
+    }
+
     @Test
-    @Order(9)
+    @Order(10)
     void nothingWasRefusedByTheContentSecurityPolicyOrFailedInScript() {
         List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
                 .map(LogEntry::getMessage)
