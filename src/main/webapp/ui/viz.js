@@ -1,4 +1,4 @@
-import {h, formatValue} from './dom.js';
+import {h, mount, formatValue} from './dom.js';
 
 const NUMERIC = /^type\/(Integer|BigInteger|Float|Decimal|Number|Currency)$/;
 const TEMPORAL = /^type\/(Date|DateTime|DateTimeWithTZ|DateTimeWithLocalTZ|DateTimeWithZoneOffset|DateTimeWithZoneID|Time|Instant)$/;
@@ -30,14 +30,30 @@ export function possibleDisplays(data) {
   return out;
 }
 
+/** The rows as a table; a column header sorts by that column (again: the other way), in the browser. */
 export function resultTable(data, {maxRows = 500} = {}) {
   const cols = data.cols || [];
-  const rows = (data.rows || []).slice(0, maxRows);
+  const all = data.rows || [];
+  let sort = null;
+  const tbody = h('tbody', {});
+  const headers = cols.map((c, i) => h('th', {scope: 'col', class: isNumeric(c) ? 'num' : null, 'aria-sort': 'none'},
+    h('button', {type: 'button', class: 'sort', onclick: () => {
+      sort = sort && sort.index === i && sort.dir === 1 ? {index: i, dir: -1} : {index: i, dir: 1};
+      headers.forEach((th, k) => th.setAttribute('aria-sort', k === i ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'));
+      fill();
+    }}, c.display_name || c.name)));
+  function fill() {
+    let rows = all;
+    if (sort) {
+      const {index, dir} = sort;
+      rows = [...all].sort((a, b) => (a[index] == null) - (b[index] == null) || (a[index] < b[index] ? -dir : a[index] > b[index] ? dir : 0));
+    }
+    mount(tbody, rows.slice(0, maxRows).map((r) => h('tr', {}, r.map((v, i) => h('td', {class: isNumeric(cols[i]) ? 'num' : null}, formatValue(v))))));
+  }
+  fill();
   return h('div', {class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Result rows'},
-    h('table', {class: 'results'},
-      h('thead', {}, h('tr', {}, cols.map((c) => h('th', {scope: 'col', class: isNumeric(c) ? 'num' : null}, c.display_name || c.name)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((v, i) => h('td', {class: isNumeric(cols[i]) ? 'num' : null}, formatValue(v))))))),
-    (data.rows || []).length > maxRows ? h('p', {class: 'muted'}, `Showing the first ${maxRows} of ${data.rows.length} rows.`) : null);
+    h('table', {class: 'results'}, h('thead', {}, h('tr', {}, headers)), tbody),
+    all.length > maxRows ? h('p', {class: 'muted'}, `Showing ${maxRows} of ${all.length} rows.`) : null);
 }
 
 const PALETTE = ['#2f6f8f', '#e07a3f', '#5b9a5b', '#b5487a', '#8d6cc0', '#c9a227', '#4aa3b8', '#9c5b3b'];

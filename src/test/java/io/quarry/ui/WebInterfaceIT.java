@@ -214,6 +214,12 @@ class WebInterfaceIT {
         browser.findElement(By.xpath("//fieldset//label[normalize-space(.)='Table']")).click();
         assertEquals(3, browser.findElements(By.cssSelector("table.results tbody tr")).size());
         assertFalse(text("table.results").contains("Gizmo"));
+        // a header sorts; twice: the other way
+        WebElement byCount = browser.findElement(By.xpath("//th/button[.='N']"));
+        byCount.click();
+        byCount.click();
+        assertEquals("descending", browser.findElement(By.xpath("//th[button[.='N']]")).getAttribute("aria-sort"));
+        assertEquals("Widget", text("table.results tbody tr:first-child td:first-child"), "Widget has the most products");
         browser.findElement(By.xpath("//fieldset//label[normalize-space(.)='Bar']")).click();
 
         browser.findElement(By.xpath("//button[.='Save as a question…']")).click();
