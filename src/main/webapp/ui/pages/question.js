@@ -41,7 +41,10 @@ export async function questionPage(main, {args, params, app}) {
   const displayBox = h('div', {class: 'display-picker'});
   const output = h('div', {class: 'output'});
   const saveBox = h('div', {});
-  const exportButton = h('button', {type: 'button', onclick: () => exportCsv()}, 'Download CSV');
+  const exportButtons = h('div', {class: 'actions', role: 'group', 'aria-label': 'Download the result'},
+    h('button', {type: 'button', onclick: () => exportAs('csv')}, 'Download CSV'),
+    h('button', {type: 'button', onclick: () => exportAs('xlsx')}, 'XLSX'),
+    h('button', {type: 'button', onclick: () => exportAs('json')}, 'JSON'));
 
   function syncTags() {
     const names = templateTagNames(editor.value);
@@ -113,16 +116,16 @@ export async function questionPage(main, {args, params, app}) {
       possibleDisplays(data).map((d) => h('label', {class: d === state.display ? 'on' : null},
         h('input', {type: 'radio', name: 'display', value: d, checked: d === state.display,
           onchange: () => { state.display = d; showResult(); }}), DISPLAY_NAMES[d]))),
-      exportButton);
+      exportButtons);
     mount(output, visualization(data, state.display));
   }
 
-  async function exportCsv() {
+  async function exportAs(format) {
     try {
       const size = unchanged()
-        ? await download(`card/${state.card.id}/query/csv`, {parameters: JSON.stringify(parameters(true))}, `${state.card.name}.csv`)
-        : await download('dataset/csv', {query: JSON.stringify({...datasetQuery(), parameters: parameters(true)})}, 'query_result.csv');
-      mount(status, h('p', {class: 'ok', 'data-export': 'done'}, `Downloaded the CSV file (${size} bytes).`));
+        ? await download(`card/${state.card.id}/query/${format}`, {parameters: JSON.stringify(parameters(true))}, `${state.card.name}.${format}`)
+        : await download(`dataset/${format}`, {query: JSON.stringify({...datasetQuery(), parameters: parameters(true)})}, `query_result.${format}`);
+      mount(status, h('p', {class: 'ok', 'data-export': 'done'}, `Downloaded the ${format.toUpperCase()} file (${size} bytes).`));
     } catch (e) {
       mount(status, errorBox('Download failed: ' + e.message));
     }

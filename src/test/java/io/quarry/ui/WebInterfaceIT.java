@@ -254,6 +254,12 @@ class WebInterfaceIT {
         assertEquals("CATEGORY,N", lines.get(0));
         assertEquals(4, lines.size(), "a header and three categories (Widget excluded): " + lines);
         assertFalse(String.join("\n", lines).contains("Widget"));
+        browser.findElement(By.xpath("//button[.='XLSX']")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("[data-export=done]"), "XLSX"));
+        Path xlsx = DOWNLOADS.resolve("Products by category.xlsx");
+        new WebDriverWait(browser, Duration.ofSeconds(15)).until(d -> Files.isRegularFile(xlsx));
+        byte[] zip = Files.readAllBytes(xlsx);
+        assertTrue(zip.length > 4 && zip[0] == 'P' && zip[1] == 'K', "an XLSX file is a zip");
 
         WebElement search = browser.findElement(By.cssSelector("#top input[type=search]"));
         search.sendKeys("by categ", Keys.ENTER);
