@@ -2,7 +2,7 @@ import {h, mount} from './dom.js';
 import {get, del, ApiError} from './api.js';
 import {setupPage} from './pages/setup.js';
 import {loginPage, forgotPage, resetPage} from './pages/auth.js';
-import {homePage, collectionPage, searchPage} from './pages/home.js';
+import {homePage, collectionPage, searchPage, trashPage} from './pages/home.js';
 import {browsePage, databasePage, tablePage} from './pages/browse.js';
 import {questionPage} from './pages/question.js';
 import {dashboardPage, newDashboardPage} from './pages/dashboard.js';
@@ -17,6 +17,7 @@ const routes = [
   [/^$/, homePage],
   [/^collection\/(root|\d+)$/, collectionPage],
   [/^search$/, searchPage],
+  [/^trash$/, trashPage],
   [/^browse$/, browsePage],
   [/^browse\/(\d+)$/, databasePage],
   [/^table\/(\d+)$/, tablePage],
@@ -114,6 +115,7 @@ export async function render() {
     const params = new URLSearchParams(location.search);
     await page(main, {args: m.slice(1), params, app, isCurrent: () => mine === renderCount});
     if (mine === renderCount) {
+      if (!main.contains(document.activeElement) || document.activeElement === main) main.focus({preventScroll: true});
       const heading = main.querySelector('h1');
       document.title = (heading ? heading.textContent + ' · ' : '') + ((app.props && app.props['site-name']) || 'Quarry');
     }

@@ -1,5 +1,5 @@
 import {h, mount} from '../dom.js';
-import {get} from '../api.js';
+import {get, put} from '../api.js';
 import {itemList} from './common.js';
 
 export async function homePage(main, {app}) {
@@ -21,7 +21,8 @@ export async function homePage(main, {app}) {
     h('p', {class: 'actions'},
       h('a', {class: 'button primary', href: 'question/new'}, 'New SQL query'),
       h('a', {class: 'button', href: 'dashboard/new'}, 'New dashboard'),
-      h('a', {class: 'button', href: 'browse'}, 'Browse data')));
+      h('a', {class: 'button', href: 'browse'}, 'Browse data'),
+      h('a', {class: 'button', href: 'trash'}, 'Trash')));
 }
 
 export async function collectionPage(main, {args}) {
@@ -41,4 +42,18 @@ export async function searchPage(main, {params}) {
   mount(main,
     h('h1', {}, q ? `Results for “${q}”` : 'Search'),
     h('section', {class: 'card'}, itemList(results.data, q ? 'Nothing matches.' : 'Type in the search box above.')));
+}
+
+// What was archived directly; restoring puts it back where it was (PUT archived: false, as Metabase's trash does).
+export async function trashPage(main, {app}) {
+  const trash = await get('collection/trash');
+  const items = await get(`collection/${trash.id}/items`);
+  const paths = {card: 'card', dataset: 'card', metric: 'card', dashboard: 'dashboard', collection: 'collection'};
+  mount(main, h('h1', {}, 'Trash'), h('section', {class: 'card'}, items.data.length ? h('ul', {class: 'items'}, items.data.map((item) =>
+    h('li', {}, h('span', {}, item.name), h('span', {class: 'muted kind'}, item.model),
+      paths[item.model] ? h('button', {type: 'button', class: 'link', onclick: async () => {
+        await put(`${paths[item.model]}/${item.id}`, {archived: false});
+        app.navigate('trash', {replace: true});
+      }}, 'Restore ' + item.name) : null)))
+    : h('p', {class: 'muted'}, 'The trash is empty.')));
 }

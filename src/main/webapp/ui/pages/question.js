@@ -176,7 +176,15 @@ export async function questionPage(main, {args, params, app}) {
       h('small', {id: 'sql-help', class: 'muted'}, 'Ctrl+Enter runs the query. Write {{name}} for a parameter.'),
       paramBox,
       h('div', {class: 'actions'}, runButton, h('button', {type: 'button', onclick: showSave}, card ? 'Save…' : 'Save as a question…'),
-        card ? h('a', {class: 'button', href: 'dashboard/new?card=' + card.id}, 'Add to a new dashboard') : null)),
+        card ? h('a', {class: 'button', href: 'dashboard/new?card=' + card.id}, 'Add to a new dashboard') : null,
+        card && card.can_write !== false ? h('button', {type: 'button', onclick: async () => {
+          try {
+            await put('card/' + card.id, {archived: true});
+            app.navigate('trash');
+          } catch (e) {
+            mount(status, errorBox(e.message));
+          }
+        }}, 'Move to trash') : null)),
     saveBox, status, displayBox, output);
   syncTags();
   if (card) run(); else editor.focus();

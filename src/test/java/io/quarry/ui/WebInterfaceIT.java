@@ -312,6 +312,13 @@ class WebInterfaceIT {
     @Test
     @Order(7)
     void adminPagesInviteSomeoneAndOfferTheEngineForms() throws IOException {
+        // first a round trip through the trash
+        go("question/" + cardId);
+        wait.until(ExpectedConditions.elementToBeClickable(By.xpath("//button[.='Move to trash']"))).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Trash"));
+        wait.until(ExpectedConditions.elementToBeClickable(By.xpath("//button[.='Restore Products by category']"))).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("main"), "The trash is empty."));
+
         go("admin/databases/new");
         new Select(wait.until(ExpectedConditions.presenceOfElementLocated(By.name("engine")))).selectByValue("postgres");
         wait.until(ExpectedConditions.presenceOfElementLocated(By.name("host")));
