@@ -23,7 +23,7 @@ public final class SiteUrls {
         return settings.string("site-url");
     }
 
-    /** The address a request reached the server at. */
+    /** The address a request reached the server at, with the webapp's context path. */
     public static String fromRequest(HttpServletRequest request) {
         StringBuilder url = new StringBuilder(request.getScheme()).append("://").append(request.getServerName());
         int port = request.getServerPort();
@@ -32,6 +32,7 @@ public final class SiteUrls {
         if (!defaultPort) {
             url.append(':').append(port);
         }
-        return url.toString();
+        // a WAR deployed as /quarry serves its pages there: emailed links must keep the context path
+        return url.append(request.getContextPath()).toString();
     }
 }

@@ -30,6 +30,10 @@ class WarDeploymentIT {
         try (TestServer server = TestServer.deployWar(war, "/quarry", config)) {
             Api api = server.api();
             assertEquals("ok", api.get(200, "health").json().get("status").asText());
+            // the web interface comes from the WAR too, with its links relative to the context path
+            String index = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(server.base).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(index.contains("<base href=\"/quarry/\">"), index);
             Fixtures.setUp(api);
             String session = Fixtures.login(api, Fixtures.ADMIN_EMAIL, Fixtures.ADMIN_PASSWORD);
             assertTrue(api.as(session).get(200, "session/properties").json().get("has-user-setup").asBoolean());

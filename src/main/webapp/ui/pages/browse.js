@@ -1,0 +1,45 @@
+import {h, mount} from '../dom.js';
+import {get, post} from '../api.js';
+import {resultTable} from '../viz.js';
+
+export async function browsePage(main) {
+  const databases = await get('database');
+  const list = databases.data || databases;
+  mount(main, h('h1', {}, 'Databases'),
+    h('section', {class: 'card'}, list.length ? h('ul', {class: 'items'}, list.map((d) => h('li', {},
+      h('span', {class: 'icon', 'aria-hidden': 'true'}, '⛁'), h('a', {href: 'browse/' + d.id}, d.name), h('span', {class: 'muted kind'}, d.engine))))
+      : h('p', {class: 'muted'}, 'No databases yet. An administrator can add one.')));
+}
+
+export async function databasePage(main, {args}) {
+  const db = await get(`database/${args[0]}?include=tables`);
+  const tables = (db.tables || []).filter((t) => t.visibility_type == null).sort((a, b) => (a.schema || '').localeCompare(b.schema || '') || a.display_name.localeCompare(b.display_name));
+  mount(main, h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'}, h('a', {href: 'browse'}, 'Databases'), ' / '),
+    h('h1', {}, db.name),
+    h('p', {}, h('a', {class: 'button', href: 'question/new?db=' + db.id}, 'New SQL query on this database')),
+    h('section', {class: 'card'}, tables.length ? h('ul', {class: 'items'}, tables.map((t) => h('li', {},
+      h('span', {class: 'icon', 'aria-hidden': 'true'}, '☷'), h('a', {href: 'table/' + t.id}, t.display_name),
+      h('span', {class: 'muted kind'}, t.schema || ''), t.description ? h('span', {class: 'muted desc'}, t.description) : null)))
+      : h('p', {class: 'muted'}, db.initial_sync_status === 'complete' ? 'No tables.' : 'The database is still being scanned; come back in a moment.')));
+}
+
+export async function tablePage(main, {args}) {
+  const table = await get(`table/${args[0]}/query_metadata`);
+  const preview = h('div', {'aria-live': 'polite'}, h('p', {class: 'muted'}, 'Loading a preview…'));
+  mount(main, h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'}, h('a', {href: 'browse'}, 'Databases'), ' / ',
+      table.db ? h('a', {href: 'browse/' + table.db_id}, table.db.name) : null, ' / '),
+    h('h1', {}, table.display_name),
+    table.description ? h('p', {class: 'muted'}, table.description) : null,
+    h('section', {class: 'card'}, h('h2', {}, 'Fields'),
+      h('div', {class: 'table-wrap'}, h('table', {class: 'results'},
+        h('thead', {}, h('tr', {}, ['Name', 'Column', 'Type', 'Semantic type'].map((t) => h('th', {scope: 'col'}, t)))),
+        h('tbody', {}, (table.fields || []).map((f) => h('tr', {}, h('td', {}, f.display_name), h('td', {}, h('code', {}, f.name)),
+          h('td', {}, (f.base_type || '').replace('type/', '')), h('td', {}, (f.semantic_type || '').replace('type/', '')))))))),
+    h('section', {class: 'card'}, h('h2', {}, 'Preview'), preview));
+  try {
+    const result = await post('dataset', {database: table.db_id, type: 'query', query: {'source-table': table.id, limit: 20}});
+    mount(preview, resultTable(result.data));
+  } catch (e) {
+    mount(preview, h('p', {class: 'error'}, e.message));
+  }
+}
