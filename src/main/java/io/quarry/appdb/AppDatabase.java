@@ -4,7 +4,9 @@ import io.quarry.core.AppConfig;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,15 +46,63 @@ public final class AppDatabase implements AutoCloseable {
     private final DataSource dataSource;
     private final BasicDataSource ownedPool;
     private final SqlSessionFactory sessionFactory;
+    private final Timeouts timeouts;
+    private final AppDatabaseStatus status = new AppDatabaseStatus();
+    private final AppDatabaseHealth health;
+
+    /**
+     * How long Quarry waits on the application database. {@code connectSeconds}: to make a connection (TCP connect,
+     * login) and to validate a pooled one; {@code socketSeconds}: for any answer on an open connection (a frozen
+     * server), and for a free connection from the pool.
+     * Quarry's own keys {@code MB_APPLICATION_DB_CONNECT_TIMEOUT_SECONDS} (10) and
+     * {@code MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS} (30); migrations are exempt from the socket timeout.
+     */
+    public record Timeouts(int connectSeconds, int socketSeconds) {
+        static Timeouts of(AppConfig config) {
+            return new Timeouts(seconds(config, "MB_APPLICATION_DB_CONNECT_TIMEOUT_SECONDS", 10),
+                    seconds(config, "MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS", 30));
+        }
+
+        private static int seconds(AppConfig config, String key, int fallback) {
+            String value = config.get(key);
+            if (value == null) {
+                return fallback;
+            }
+            try {
+                int parsed = Integer.parseInt(value.trim());
+                if (parsed > 0) {
+                    return parsed;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalStateException(key + " must be a whole number of seconds greater than zero, got '" + value + "'");
+        }
+    }
+
+    /**
+     * H2 keeps commits in memory for up to {@code WRITE_DELAY} ms (500 by default) before writing them to the file, so
+     * a killed process loses writes it already acknowledged, and hands their ids out again after a restart. With 0
+     * the MVStore writes every commit to the file before the commit returns (no fsync: it survives a killed process,
+     * not a power cut). It is given on every open, in the URL; the file format does not change, so existing files
+     * open as before. A {@code WRITE_DELAY} already in the URL is kept.
+     */
+    static String durableH2(String url) {
+        if (url.toUpperCase(Locale.ROOT).contains(";WRITE_DELAY=")) {
+            return url;
+        }
+        return url + ";WRITE_DELAY=0";
+    }
 
     public AppDatabase(AppConfig config, List<Class<?>> mappers) {
         this.type = config.dbType;
+        this.timeouts = Timeouts.of(config);
         if (config.dbType == AppConfig.DbType.JNDI) {
             ownedPool = null;
             dataSource = lookup(config.dbJndiName);
         } else {
             ownedPool = new BasicDataSource();
-            ownedPool.setUrl(config.dbUrl);
+            ownedPool.setUrl(config.dbType == AppConfig.DbType.H2 ? durableH2(config.dbUrl) : config.dbUrl);
             ownedPool.setUsername(config.dbUser);
             ownedPool.setPassword(config.dbPassword);
             ownedPool.setDriverClassName(config.dbType == AppConfig.DbType.H2 ? "org.h2.Driver" : "org.postgresql.Driver");
@@ -62,11 +112,28 @@ public final class AppDatabase implements AutoCloseable {
             ownedPool.setDefaultAutoCommit(true);
             ownedPool.setValidationQuery("SELECT 1");
             ownedPool.setTestOnBorrow(true);
+            // A database that is down or frozen must not hold a request for ever: a request waits for a pooled
+            // connection as long as a statement may take on one (all of them hung on a frozen server, or a burst of
+            // load the database does not keep up with) and then answers 503.
+            ownedPool.setMaxWait(Duration.ofSeconds(timeouts.socketSeconds()));
+            ownedPool.setValidationQueryTimeout(Duration.ofSeconds(timeouts.connectSeconds()));
+            if (config.dbType == AppConfig.DbType.POSTGRES) {
+                // Defaults only: options given in the connection URL win (the driver reads the URL last).
+                ownedPool.addConnectionProperty("connectTimeout", String.valueOf(timeouts.connectSeconds()));
+                ownedPool.addConnectionProperty("loginTimeout", String.valueOf(timeouts.connectSeconds()));
+                ownedPool.addConnectionProperty("socketTimeout", String.valueOf(timeouts.socketSeconds()));
+            }
             dataSource = ownedPool;
         }
         vendor = detectVendor(dataSource);
         migrate();
+        health = new AppDatabaseHealth(dataSource, status);
         Configuration configuration = new Configuration(new Environment("appdb", new JdbcTransactionFactory(), dataSource));
+        if (config.dbType == AppConfig.DbType.POSTGRES) {
+            // A statement the server does not finish is cancelled before the socket timeout gives up on the connection.
+            // (Embedded H2 cannot freeze apart from Quarry; its long batches are left alone.)
+            configuration.setDefaultStatementTimeout(Math.max(1, timeouts.socketSeconds() - 5));
+        }
         configuration.setMapUnderscoreToCamelCase(true);
         configuration.setDatabaseId(vendor);
         // By alias, not globally for Map: a global Map handler would turn every resultType="map" into one column.
@@ -116,20 +183,14 @@ public final class AppDatabase implements AutoCloseable {
         try {
             Future<?> done = once.submit(() -> {
                 try (Connection connection = dataSource.getConnection()) {
-                    Database database = DatabaseFactory.getInstance()
-                            .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-                    Map<String, Object> scope = Map.of(
-                            Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(AppDatabase.class.getClassLoader()),
-                            Scope.Attr.ui.name(), new LoggerUIService(),
-                            "liquibase.analytics.enabled", false,
-                            // In a container the parent class loader may see the changelog too; use the first
-                            // (the webapp's own) rather than refusing to start.
-                            "liquibase.duplicateFileMode", "INFO");
-                    Scope.child(scope, () -> new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                            .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                            .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                            .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
-                            .execute());
+                    // A long migration is not a frozen database: no socket timeout while it runs.
+                    int networkTimeout = networkTimeout(connection);
+                    setNetworkTimeout(connection, 0);
+                    try {
+                        update(connection);
+                    } finally {
+                        setNetworkTimeout(connection, networkTimeout);
+                    }
                 }
                 return null;
             });
@@ -141,6 +202,38 @@ public final class AppDatabase implements AutoCloseable {
         }
     }
 
+    private static int networkTimeout(Connection connection) {
+        try {
+            return connection.getNetworkTimeout();
+        } catch (SQLException | UnsupportedOperationException e) {
+            return 0;
+        }
+    }
+
+    private static void setNetworkTimeout(Connection connection, int millis) {
+        try {
+            connection.setNetworkTimeout(Runnable::run, millis);
+        } catch (SQLException | UnsupportedOperationException e) {
+            // a driver without network timeouts (H2 embedded, some JNDI pools) has nothing to lift
+        }
+    }
+
+    private static void update(Connection connection) throws Exception {
+        Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
+        Map<String, Object> scope = Map.of(
+                Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(AppDatabase.class.getClassLoader()),
+                Scope.Attr.ui.name(), new LoggerUIService(),
+                "liquibase.analytics.enabled", false,
+                // In a container the parent class loader may see the changelog too; use the first
+                // (the webapp's own) rather than refusing to start.
+                "liquibase.duplicateFileMode", "INFO");
+        Scope.child(scope, () -> new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                .execute());
+    }
+
     private static String rootMessage(Throwable t) {
         while (t.getCause() != null) {
             t = t.getCause();
@@ -150,6 +243,20 @@ public final class AppDatabase implements AutoCloseable {
 
     public SqlSessionFactory sessionFactory() {
         return sessionFactory;
+    }
+
+    /** Whether the application database answers, with the outage logged once per outage. */
+    public AppDatabaseStatus status() {
+        return status;
+    }
+
+    /** The health check, answered within about 1.5 s whatever the database does. */
+    public AppDatabaseHealth health() {
+        return health;
+    }
+
+    public Timeouts timeouts() {
+        return timeouts;
     }
 
     public DataSource dataSource() {
@@ -175,6 +282,7 @@ public final class AppDatabase implements AutoCloseable {
 
     @Override
     public void close() {
+        health.close();
         if (ownedPool == null) {
             return;
         }

@@ -10,9 +10,15 @@ import org.apache.ibatis.session.SqlSessionFactory;
  */
 public final class Db {
     private final SqlSessionFactory factory;
+    private final AppDatabaseStatus status;
 
     public Db(SqlSessionFactory factory) {
+        this(factory, new AppDatabaseStatus());
+    }
+
+    public Db(SqlSessionFactory factory, AppDatabaseStatus status) {
         this.factory = factory;
+        this.status = status;
     }
 
     /** Runs {@code work} in one transaction and returns its result. */
@@ -20,8 +26,36 @@ public final class Db {
         try (SqlSession session = factory.openSession(false)) {
             T result = work.apply(session);
             session.commit(true);
+            status.answered();
             return result;
+        } catch (RuntimeException e) {
+            throw unavailableOr(e);
         }
+    }
+
+    /**
+     * A failure to reach the application database becomes {@link AppDatabaseUnavailable} (a 503, logged once per
+     * outage); anything else is rethrown as it is. Only failures that went through MyBatis count: work may also talk
+     * to a connected database, whose outage is not the application database's.
+     */
+    private RuntimeException unavailableOr(RuntimeException e) {
+        if (e instanceof AppDatabaseUnavailable) {
+            return e;
+        }
+        if (throughMyBatis(e) && AppDatabaseStatus.isConnectionFailure(e)) {
+            status.failed(e);
+            return new AppDatabaseUnavailable(e);
+        }
+        return e;
+    }
+
+    private static boolean throughMyBatis(Throwable e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof org.apache.ibatis.exceptions.PersistenceException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs {@code work} in one transaction. */
@@ -41,7 +75,10 @@ public final class Db {
         try (SqlSession session = factory.openSession(org.apache.ibatis.session.ExecutorType.BATCH, false)) {
             T result = work.apply(session);
             session.commit(true);
+            status.answered();
             return result;
+        } catch (RuntimeException e) {
+            throw unavailableOr(e);
         }
     }
 

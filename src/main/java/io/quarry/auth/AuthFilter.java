@@ -37,6 +37,11 @@ public final class AuthFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
+        if (isHealthCheck(request)) {
+            // Public, and must answer within a second or two when the application database does not: resolving a
+            // session would wait on that database first.
+            return;
+        }
         String locale = request.getHeaderString("X-Metabase-Locale");
         Cookie cookie = request.getCookies().get(SESSION_COOKIE);
         for (String key : new String[]{cookie == null ? null : cookie.getValue(), request.getHeaderString(SESSION_HEADER)}) {
@@ -53,5 +58,10 @@ public final class AuthFilter implements ContainerRequestFilter {
                 CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
             }
         }
+    }
+
+    private static boolean isHealthCheck(ContainerRequestContext request) {
+        String path = request.getUriInfo().getPath();
+        return path.equals("health") || path.equals("health/") || path.equals("/health");
     }
 }

@@ -165,7 +165,7 @@ public final class Quarry implements AutoCloseable {
         progress.set(0.1);
         appDatabase = new AppDatabase(config, MAPPERS);
         progress.set(0.6);
-        db = new Db(appDatabase.sessionFactory());
+        db = new Db(appDatabase.sessionFactory(), appDatabase.status());
         passwords = new Passwords(config);
         settings = new Settings(db, config);
         mailer = new Mailer(settings);
@@ -192,7 +192,7 @@ public final class Quarry implements AutoCloseable {
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
         // the H2 driver refuses Quarry's own application database file
         drivers = Drivers.standard(config.dbType == AppConfig.DbType.H2 ? config.dbUrl : null);
-        databasePools = new DatabasePools(connectionPools);
+        databasePools = new DatabasePools(connectionPools, config.queryTimeoutSeconds);
         connectionTester = new ConnectionTester(drivers, () -> DriverSettings.connectionTimeoutMillis(settings));
         databases = new DatabaseService(db, drivers, databasePools, DetailsCodec.forKey(config.encryptionSecretKey),
                 connectionTester, clock);

@@ -4,7 +4,9 @@ import io.quarry.auth.AuthFilter;
 import io.quarry.core.Caller;
 import io.quarry.web.JsonCharsetFilter;
 import io.quarry.web.JsonProvider;
+import io.quarry.web.QueryFailureClassFilter;
 import io.quarry.web.error.ApiExceptionMapper;
+import io.quarry.web.error.AppDatabaseUnavailableMapper;
 import io.quarry.web.error.JsonSyntaxExceptionMapper;
 import io.quarry.web.error.UnauthenticatedExceptionMapper;
 import io.quarry.web.error.UnexpectedExceptionMapper;
@@ -48,8 +50,10 @@ public final class QuarryApplication extends ResourceConfig {
         register(ApiExceptionMapper.class);
         register(WebExceptionMapper.class);
         register(JsonSyntaxExceptionMapper.class);
+        register(AppDatabaseUnavailableMapper.class);
         register(UnexpectedExceptionMapper.class);
         register(UnauthenticatedExceptionMapper.class);
+        register(QueryFailureClassFilter.class);
         for (Class<?> resource : Resources.ALL) {
             register(resource);
         }

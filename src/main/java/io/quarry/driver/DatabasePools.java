@@ -20,13 +20,32 @@ public final class DatabasePools implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DatabasePools.class);
 
     private final ConnectionPools registry;
+    private final int readTimeoutSeconds;
     private final Map<Long, Pool> pools = new ConcurrentHashMap<>();
 
     private record Pool(Driver.ConnectionSpec spec, BasicDataSource dataSource) {
     }
 
     public DatabasePools(ConnectionPools registry) {
+        this(registry, 0);
+    }
+
+    /**
+     * {@code queryTimeoutSeconds} is the query timeout (MB_DB_QUERY_TIMEOUT_*): a connection that sends nothing for
+     * longer than {@link #readTimeoutSeconds(int) that plus a margin} is given up (a frozen server or network),
+     * while a legitimately long query is cancelled by its own timeout first. 0: no read timeout.
+     */
+    public DatabasePools(ConnectionPools registry, int queryTimeoutSeconds) {
         this.registry = registry;
+        this.readTimeoutSeconds = queryTimeoutSeconds <= 0 ? 0 : readTimeoutSeconds(queryTimeoutSeconds);
+    }
+
+    /**
+     * The query timeout fires first and sends a cancel; the margin leaves the database time to answer it. A database
+     * sends nothing while a query runs, so a read timeout below the query timeout would cut legitimate queries.
+     */
+    static int readTimeoutSeconds(int queryTimeoutSeconds) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) queryTimeoutSeconds + 15);
     }
 
     /** A pooled connection to database {@code databaseId}, built from {@code spec}; the caller closes it. */
@@ -58,12 +77,15 @@ public final class DatabasePools implements AutoCloseable {
         return a.driverClass().equals(b.driverClass()) && a.url().equals(b.url()) && Objects.equals(a.properties(), b.properties());
     }
 
-    private static BasicDataSource build(Driver.ConnectionSpec spec) {
+    private BasicDataSource build(Driver.ConnectionSpec spec) {
         BasicDataSource ds = new BasicDataSource();
         ds.setDriverClassName(spec.driverClass());
         ds.setDriverClassLoader(DatabasePools.class.getClassLoader());
         ds.setUrl(spec.url());
+        readTimeout(spec).forEach((k, v) -> ds.addConnectionProperty(k, v));
         spec.properties().forEach((k, v) -> ds.addConnectionProperty(k.toString(), v.toString()));
+        // Borrowing validates the connection: bounded, so that a frozen server fails the borrow instead of hanging it.
+        ds.setValidationQueryTimeout(java.time.Duration.ofSeconds(5));
         ds.setMaxTotal(15);
         ds.setMaxIdle(5);
         ds.setMinIdle(0);
@@ -74,6 +96,22 @@ public final class DatabasePools implements AutoCloseable {
         ds.setDurationBetweenEvictionRuns(java.time.Duration.ofMinutes(1));
         ds.setMinEvictableIdle(java.time.Duration.ofMinutes(5));
         return ds;
+    }
+
+    /**
+     * The read (socket) timeout property of the drivers that have one, in their units; a value the connection's own
+     * details give (additional options) wins, as it is added after this.
+     */
+    private Map<String, String> readTimeout(Driver.ConnectionSpec spec) {
+        if (readTimeoutSeconds == 0) {
+            return Map.of();
+        }
+        return switch (spec.driverClass()) {
+            case "org.postgresql.Driver" -> Map.of("socketTimeout", String.valueOf(readTimeoutSeconds));
+            case "com.mysql.cj.jdbc.Driver", "org.mariadb.jdbc.Driver" ->
+                    Map.of("socketTimeout", String.valueOf(readTimeoutSeconds * 1000L));
+            default -> Map.of();
+        };
     }
 
     /** Closes the pool of a database (deleted, or its details changed). */

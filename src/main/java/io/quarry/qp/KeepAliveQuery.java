@@ -72,7 +72,10 @@ public final class KeepAliveQuery {
                 try {
                     cursor = running.awaitWritingNewlines(out);
                 } catch (QueryFailure failure) {
-                    out.write(Json.write(QueryResponses.failureBody(failure, request, databaseId)).getBytes(StandardCharsets.UTF_8));
+                    // The caller is not known here: the driver's class is for administrators only (QueryFailureClassFilter).
+                    java.util.Map<String, Object> failureBody = QueryResponses.failureBody(failure, request, databaseId);
+                    failureBody.remove("class");
+                    out.write(Json.write(failureBody).getBytes(StandardCharsets.UTF_8));
                     return;
                 }
             }

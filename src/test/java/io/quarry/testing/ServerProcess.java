@@ -1,0 +1,88 @@
+package io.quarry.testing;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Quarry in a JVM of its own, for tests that kill the server process ({@code kill -9}): {@link #main} starts a
+ * {@link TestServer} with the configuration given as {@code KEY=VALUE} arguments, prints {@code QUARRY_URL=<base>} and
+ * runs until killed; {@link #start} launches it from a test.
+ */
+public final class ServerProcess {
+    public static final String URL_LINE = "QUARRY_URL=";
+
+    private ServerProcess() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Map<String, String> config = new LinkedHashMap<>();
+        for (String arg : args) {
+            String[] kv = arg.split("=", 2);
+            config.put(kv[0], kv[1]);
+        }
+        TestServer server = TestServer.startWith(config);
+        System.out.println(URL_LINE + server.base);
+        System.out.flush();
+        Thread.currentThread().join();
+    }
+
+    /** A started child JVM: its process and the base URL it serves. */
+    public record Child(Process process, URI base) {
+    }
+
+    /**
+     * Starts {@link ServerProcess} on this JVM's class path (the test class path) with {@code config}; its output is
+     * appended to {@code log}. Waits until it serves, at most 120 s.
+     */
+    public static Child start(Map<String, String> config, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-Xshare:off",
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                "-DMB_LOAD_SAMPLE_CONTENT=false",
+                "-Dlogback.configurationFile=" + Path.of("bench/logback-bench.xml").toAbsolutePath(),
+                "-cp", System.getProperty("java.class.path"),
+                ServerProcess.class.getName()));
+        config.forEach((k, v) -> command.add(k + "=" + v));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        CompletableFuture<URI> base = new CompletableFuture<>();
+        Thread pump = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                 BufferedWriter out = Files.newBufferedWriter(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    out.write(line);
+                    out.newLine();
+                    out.flush();
+                    if (line.startsWith(URL_LINE)) {
+                        base.complete(URI.create(line.substring(URL_LINE.length())));
+                    }
+                }
+            } catch (IOException e) {
+                // the process was killed
+            }
+            base.completeExceptionally(new IllegalStateException("the server process ended before serving; see " + log));
+        }, "server-process-output");
+        pump.setDaemon(true);
+        pump.start();
+        try {
+            return new Child(process, base.get(120, TimeUnit.SECONDS));
+        } catch (Exception e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("The server process did not start; see " + log, e);
+        }
+    }
+}
