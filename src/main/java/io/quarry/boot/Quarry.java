@@ -160,11 +160,22 @@ public final class Quarry implements AutoCloseable {
     public final CollectionGraph collectionGraph;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
+        this(config, clock, progress, openAppDatabase(config, progress));
+    }
+
+    /** The application database, migrated: the part of start-up that depends on the environment. */
+    public static AppDatabase openAppDatabase(AppConfig config, StartupProgress progress) {
+        progress.set(0.1);
+        AppDatabase opened = new AppDatabase(config, MAPPERS);
+        progress.set(0.6);
+        return opened;
+    }
+
+    /** Builds every service over an application database already open and migrated. */
+    public Quarry(AppConfig config, Clock clock, StartupProgress progress, AppDatabase appDatabase) {
         this.config = config;
         this.clock = clock;
-        progress.set(0.1);
-        appDatabase = new AppDatabase(config, MAPPERS);
-        progress.set(0.6);
+        this.appDatabase = appDatabase;
         db = new Db(appDatabase.sessionFactory(), appDatabase.status());
         passwords = new Passwords(config);
         settings = new Settings(db, config);
