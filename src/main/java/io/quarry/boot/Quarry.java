@@ -25,6 +25,8 @@ import io.quarry.collection.CollectionService;
 import io.quarry.collection.CollectionTree;
 import io.quarry.collection.GraphCollectionAccess;
 import io.quarry.core.AppConfig;
+import io.quarry.core.Json;
+import io.quarry.web.docs.ApiDocs;
 import io.quarry.core.ConnectionPools;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardService;
@@ -158,6 +160,7 @@ public final class Quarry implements AutoCloseable {
     public final CollectionItems collectionItems;
     public final CollectionTree collectionTree;
     public final CollectionGraph collectionGraph;
+    public final ApiDocs apiDocs;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this(config, clock, progress, openAppDatabase(config, progress));
@@ -251,6 +254,7 @@ public final class Quarry implements AutoCloseable {
         collectionItems = new CollectionItems(db, collections);
         collectionTree = new CollectionTree(db, collections);
         collectionGraph = new CollectionGraph(db, clock);
+        apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
     }
 
     /**

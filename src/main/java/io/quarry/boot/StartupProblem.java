@@ -48,6 +48,11 @@ final class StartupProblem {
             root = root.getCause();
         }
         String message = root.getMessage();
-        return message == null || message.isBlank() ? root.getClass().getSimpleName() : message.strip().replaceAll("\\s+", " ");
+        if (message == null || message.isBlank()) {
+            return root.getClass().getSimpleName();
+        }
+        message = message.strip().replaceAll("\\s+", " ");
+        // a file system error's message is often the bare path: its kind says what happened
+        return root instanceof java.nio.file.FileSystemException ? root.getClass().getSimpleName() + " " + message : message;
     }
 }
