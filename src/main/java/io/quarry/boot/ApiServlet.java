@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
 import org.glassfish.jersey.servlet.ServletContainer;
+import org.slf4j.LoggerFactory;
 
 /**
  * Jersey's servlet, started only once Quarry is: start-up (migrations included) runs in the background, and until it
@@ -30,15 +31,18 @@ public final class ApiServlet extends ServletContainer {
             return;
         }
         if (!jerseyStarted) {
-            startJersey();
+            startJersey((HttpServletRequest) req);
         }
         super.service(req, res);
     }
 
-    private synchronized void startJersey() throws ServletException {
+    private synchronized void startJersey(HttpServletRequest first) throws ServletException {
         if (!jerseyStarted) {
             super.init();
             jerseyStarted = true;
+            // the port is known only with a request: a container may listen on several
+            LoggerFactory.getLogger(ApiServlet.class).info("Quarry answers at {}://{}:{}{}/api (first request, local port {})",
+                    first.getScheme(), first.getServerName(), first.getServerPort(), first.getContextPath(), first.getLocalPort());
         }
     }
 

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.testing.Api;
 import io.quarry.testing.TestServer;
+import io.quarry.testing.TestAppDb;
 import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +59,24 @@ class StartupIT {
             server.awaitHealthy(Duration.ofSeconds(60));
             assertEquals("ok", api.get(200, "health").json().get("status").asText());
             assertTrue(Files.isRegularFile(blocked.resolve("quarry.db.mv.db")));
+        }
+    }
+
+    @Test
+    void postgresDatabaseCreatedAfterStartIsUsedWithoutRestart() throws Exception {
+        String name = "quarry_late_" + System.nanoTime();
+        Map<String, String> config = new java.util.HashMap<>(TestAppDb.sharedPostgres(name));
+        config.put("MB_DB_TYPE", "postgres");
+        try (TestServer server = TestServer.startUnchecked(config)) {
+            Api api = server.api();
+            String message = awaitProblem(api).get("message").asText();
+            assertTrue(message.contains("/" + name) && message.contains("createdb"), message);
+            try (Connection admin = TestAppDb.postgres().getPostgresDatabase().getConnection();
+                 Statement statement = admin.createStatement()) {
+                statement.execute("CREATE DATABASE " + name);
+            }
+            server.awaitHealthy(Duration.ofSeconds(90));
+            assertEquals("ok", api.get(200, "health").json().get("status").asText());
         }
     }
 
