@@ -23,7 +23,7 @@ class SampleDatabaseLocationIT {
         // a plain file where the directory should be: unwritable for anyone, root included
         Path blocked = Files.writeString(temp.resolve("plugins"), "not a directory");
         Path directory = blocked.resolve("sample");
-        try (TestServer server = TestServer.start(Map.of("MB_PLUGINS_DIR", directory.toString()))) {
+        try (TestServer server = TestServer.start(Map.of("MB_PLUGINS_DIR", directory.toString(), "MB_LOAD_SAMPLE_CONTENT", "true"))) {
             Api api = server.api();
             String token = api.get(200, "session/properties").json().get("setup-token").asText();
             JsonNode setup = api.post(200, "setup", Map.of("token", token,
