@@ -147,7 +147,14 @@ public final class ApiDocs {
         ObjectNode paths = doc.putObject("paths");
         for (Endpoint endpoint : endpoints) {
             ObjectNode item = paths.has(endpoint.path()) ? (ObjectNode) paths.get(endpoint.path()) : paths.putObject(endpoint.path());
-            item.set(endpoint.verb(), operation(json, endpoint, examples.path(endpoint.verb().toUpperCase(Locale.ROOT) + " " + endpoint.path())));
+            ObjectNode operation = operation(json, endpoint, examples.path(endpoint.verb().toUpperCase(Locale.ROOT) + " " + endpoint.path()));
+            JsonNode existing = item.get(endpoint.verb());
+            if (existing instanceof ObjectNode first && first.has("requestBody") && operation.has("requestBody")) {
+                // one path and verb served by two methods, one per request type (JSON and form): one operation, both bodies
+                ((ObjectNode) first.get("requestBody").get("content")).setAll((ObjectNode) operation.get("requestBody").get("content"));
+            } else {
+                item.set(endpoint.verb(), operation);
+            }
         }
         return doc;
     }

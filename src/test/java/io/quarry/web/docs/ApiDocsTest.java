@@ -76,6 +76,12 @@ class ApiDocsTest {
     }
 
     @Test
+    void jsonAndFormVariantsOfOneEndpointShareAnOperation() {
+        JsonNode content = document.path("paths").path("/api/dataset/{export-format}").path("post").path("requestBody").path("content");
+        assertTrue(content.has("application/json") && content.has("application/x-www-form-urlencoded"), content.toString());
+    }
+
+    @Test
     void everyExampleBelongsToAnEndpoint() throws Exception {
         JsonNode examples = Json.MAPPER.readTree(ApiDocs.class.getResourceAsStream("examples.json"));
         for (Map.Entry<String, JsonNode> example : (Iterable<Map.Entry<String, JsonNode>>) examples::fields) {
