@@ -125,8 +125,14 @@ public final class AppDatabase implements AutoCloseable {
             }
             dataSource = ownedPool;
         }
-        vendor = detectVendor(dataSource);
-        migrate();
+        try {
+            vendor = detectVendor(dataSource);
+            migrate();
+        } catch (RuntimeException e) {
+            // Start-up retries: a failed attempt must not keep connections (nor H2's file lock) open.
+            closeQuietly(ownedPool);
+            throw e;
+        }
         health = new AppDatabaseHealth(dataSource, status);
         Configuration configuration = new Configuration(new Environment("appdb", new JdbcTransactionFactory(), dataSource));
         if (config.dbType == AppConfig.DbType.POSTGRES) {
@@ -144,6 +150,16 @@ public final class AppDatabase implements AutoCloseable {
         sessionFactory = new SqlSessionFactoryBuilder().build(configuration);
         // Mapper XML parsing leaves a ThreadLocal on this thread; containers report it as a leak on undeploy.
         ErrorContext.instance().reset();
+    }
+
+    private static void closeQuietly(BasicDataSource pool) {
+        if (pool != null) {
+            try {
+                pool.close();
+            } catch (SQLException | RuntimeException e) {
+                log.debug("Closing the pool of a failed start-up attempt", e);
+            }
+        }
     }
 
     private static String detectVendor(DataSource dataSource) {

@@ -56,7 +56,7 @@ public final class SessionResource {
         if (caller.sessionKey() == null || !sessions.logout(caller.sessionKey())) {
             throw ApiException.notFound();
         }
-        return Cookies.clearSession(Response.noContent()).build();
+        return Cookies.clearSession(Response.noContent(), request).build();
     }
 
     @GET

@@ -23,7 +23,7 @@ public final class SiteUrls {
         return settings.string("site-url");
     }
 
-    /** The address a request reached the server at, with the webapp's context path. */
+    /** The address a request reached the server at, with the context path Quarry is deployed under (links go there). */
     public static String fromRequest(HttpServletRequest request) {
         StringBuilder url = new StringBuilder(request.getScheme()).append("://").append(request.getServerName());
         int port = request.getServerPort();
@@ -32,7 +32,6 @@ public final class SiteUrls {
         if (!defaultPort) {
             url.append(':').append(port);
         }
-        // a WAR deployed as /quarry serves its pages there: emailed links must keep the context path
         return url.append(request.getContextPath()).toString();
     }
 }

@@ -9,6 +9,10 @@ public final class AppState implements Quarry.StartupProgress {
     private volatile double progress;
     private volatile Quarry quarry;
     private volatile Throwable failure;
+    /** What is wrong, for people: where, why, the fix; null while all is well. */
+    private volatile String problem;
+    /** Whether Quarry keeps trying (the app DB may come up) or has given up (a configuration error). */
+    private volatile boolean retrying;
 
     public static AppState of(ServletContext context) {
         return (AppState) context.getAttribute(ATTRIBUTE);
@@ -35,12 +39,29 @@ public final class AppState implements Quarry.StartupProgress {
         return failure;
     }
 
+    public String problem() {
+        return problem;
+    }
+
+    public boolean retrying() {
+        return retrying;
+    }
+
     void ready(Quarry q) {
         progress = 1.0;
+        problem = null;
+        failure = null;
+        retrying = false;
         quarry = q;
     }
 
     void failed(Throwable t) {
+        failed(t, t.toString(), false);
+    }
+
+    void failed(Throwable t, String description, boolean willRetry) {
+        problem = description;
+        retrying = willRetry;
         failure = t;
     }
 }

@@ -25,6 +25,8 @@ import io.quarry.collection.CollectionService;
 import io.quarry.collection.CollectionTree;
 import io.quarry.collection.GraphCollectionAccess;
 import io.quarry.core.AppConfig;
+import io.quarry.core.Json;
+import io.quarry.web.docs.ApiDocs;
 import io.quarry.core.ConnectionPools;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardService;
@@ -164,13 +166,25 @@ public final class Quarry implements AutoCloseable {
     public final CollectionItems collectionItems;
     public final CollectionTree collectionTree;
     public final CollectionGraph collectionGraph;
+    public final ApiDocs apiDocs;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
+        this(config, clock, progress, openAppDatabase(config, progress));
+    }
+
+    /** The application database, migrated: the part of start-up that depends on the environment. */
+    public static AppDatabase openAppDatabase(AppConfig config, StartupProgress progress) {
+        progress.set(0.1);
+        AppDatabase opened = new AppDatabase(config, MAPPERS);
+        progress.set(0.6);
+        return opened;
+    }
+
+    /** Builds every service over an application database already open and migrated. */
+    public Quarry(AppConfig config, Clock clock, StartupProgress progress, AppDatabase appDatabase) {
         this.config = config;
         this.clock = clock;
-        progress.set(0.1);
-        appDatabase = new AppDatabase(config, MAPPERS);
-        progress.set(0.6);
+        this.appDatabase = appDatabase;
         db = new Db(appDatabase.sessionFactory(), appDatabase.status());
         passwords = new Passwords(config);
         settings = new Settings(db, config);
@@ -248,6 +262,7 @@ public final class Quarry implements AutoCloseable {
         collectionItems = new CollectionItems(db, collections);
         collectionTree = new CollectionTree(db, collections);
         collectionGraph = new CollectionGraph(db, clock);
+        apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
     }
 
     /**

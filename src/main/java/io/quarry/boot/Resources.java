@@ -74,7 +74,8 @@ public final class Resources {
             io.quarry.segment.SegmentResource.class,
             io.quarry.snippet.SnippetResource.class,
             io.quarry.collection.CollectionResource.class,
-            io.quarry.dashboard.DashboardParamsResource.class);
+            io.quarry.dashboard.DashboardParamsResource.class,
+            io.quarry.web.docs.DocsResource.class);
 
     private Resources() {
     }

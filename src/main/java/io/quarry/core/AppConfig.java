@@ -21,6 +21,12 @@ public final class AppConfig {
 
     private final Function<String, String> source;
 
+    /**
+     * Where Quarry keeps its own files ({@code MB_DATA_DIR}): the H2 application database and the Sample Database,
+     * unless {@code MB_DB_FILE} / {@code MB_PLUGINS_DIR} say otherwise. Defaults to the working directory; a
+     * deployed WAR is given a per-context default by {@link io.quarry.boot.QuarryListener} (see {@link DataDirectory}).
+     */
+    public final Path dataDir;
     public final DbType dbType;
     /** JDBC URL of the application database (H2 or PostgreSQL); null for JNDI. */
     public final String dbUrl;
@@ -48,12 +54,13 @@ public final class AppConfig {
 
     public AppConfig(Function<String, String> source) {
         this.source = source;
+        dataDir = Path.of(Optional.ofNullable(get(DataDirectory.KEY)).orElse("")).toAbsolutePath().normalize();
         String jndi = get("MB_DB_JNDI_NAME");
         String type = Optional.ofNullable(get("MB_DB_TYPE")).orElse(jndi != null ? "jndi" : "h2").toLowerCase(Locale.ROOT);
         switch (type) {
             case "h2" -> {
                 dbType = DbType.H2;
-                String file = Optional.ofNullable(get("MB_DB_FILE")).orElse("quarry.db");
+                String file = Optional.ofNullable(get("MB_DB_FILE")).orElse(dataDir.resolve("quarry.db").toString());
                 // Metabase accepts the file name with or without H2's own suffix.
                 file = file.replaceFirst("\\.mv\\.db$", "");
                 dbUrl = "jdbc:h2:file:" + Path.of(file).toAbsolutePath().normalize() + ";DB_CLOSE_ON_EXIT=FALSE";
@@ -105,6 +112,20 @@ public final class AppConfig {
         if (maxRequestBodyBytes <= 0) {
             throw new IllegalStateException("MB_MAX_REQUEST_BODY_BYTES must be a positive number of bytes");
         }
+    }
+
+    /** Where the Sample Database file is generated: {@code MB_PLUGINS_DIR}, else {@code plugins} in the data directory. */
+    public Path pluginsDir() {
+        String configured = get("MB_PLUGINS_DIR");
+        return configured != null ? Path.of(configured).toAbsolutePath().normalize() : dataDir.resolve("plugins");
+    }
+
+    /** The H2 application database file (without H2's {@code .mv.db}), or null when the app DB is not an H2 file. */
+    public Path h2File() {
+        if (dbType != DbType.H2 || !dbUrl.startsWith("jdbc:h2:file:")) {
+            return null;
+        }
+        return Path.of(dbUrl.substring("jdbc:h2:file:".length()).replaceFirst(";.*$", ""));
     }
 
     /** The raw value of a configuration key, or null when unset or empty (Metabase treats empty as unset). */

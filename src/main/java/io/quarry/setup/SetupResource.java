@@ -147,8 +147,14 @@ public final class SetupResource {
         if (database != null) {
             NewDatabases.store(database, databases, sync, admin.id);
         }
+        String sampleProblem = null;
         if (sample.loadByDefault()) {
-            sample.addInBackground();
+            sampleProblem = sample.problem();
+            if (sampleProblem == null) {
+                sample.addInBackground();
+            } else {
+                log.warn("Setup done without the sample database: {}", sampleProblem);
+            }
         }
         if (settings.string("site-url") == null) {
             // The setup request comes from the token holder: its address is trusted as the site URL, which emailed
@@ -159,7 +165,13 @@ public final class SetupResource {
             resets.sendInvite(created.invitee(), admin.commonName(), created.inviteToken(), SiteUrls.of(settings, request));
         }
         String session = sessions.open(admin.id, SessionService.RequestInfo.of(request));
-        return Cookies.withSession(Response.ok(Map.of("id", session)), session, null,
+        Map<String, Object> answer = new java.util.LinkedHashMap<>();
+        answer.put("id", session);
+        if (sampleProblem != null) {
+            // Quarry's own key: setup succeeded, but the person should know why the sample database is missing.
+            answer.put("sample_database_error", sampleProblem);
+        }
+        return Cookies.withSession(Response.ok(answer), session, null,
                 settings.string("session-cookie-samesite"), request).build();
     }
 

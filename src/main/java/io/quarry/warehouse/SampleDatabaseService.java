@@ -1,7 +1,10 @@
 package io.quarry.warehouse;
 
 import io.quarry.core.AppConfig;
+import io.quarry.core.DataDirectory;
 import io.quarry.sample.SampleDatabase;
+import io.quarry.web.error.ApiException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The bundled Sample Database as a connected database: its H2 file is generated into the plugins directory
- * ({@code MB_PLUGINS_DIR}, {@code ./plugins} by default, as Metabase's) on first use and connected read-only as the
+ * ({@code MB_PLUGINS_DIR}, {@code plugins} in the data directory by default, as Metabase's) on first use and connected read-only as the
  * file's SELECT-only user. There is at most one: adding it again answers the one already there.
  */
 public final class SampleDatabaseService {
@@ -33,7 +36,7 @@ public final class SampleDatabaseService {
 
     /** Where the sample database file lives. */
     public Path directory() {
-        return Path.of(Optional.ofNullable(config.get("MB_PLUGINS_DIR")).orElse("plugins")).toAbsolutePath().normalize();
+        return config.pluginsDir();
     }
 
     /** Whether setup adds the sample database ({@code MB_LOAD_SAMPLE_CONTENT}, on unless "false"). */
@@ -48,6 +51,10 @@ public final class SampleDatabaseService {
                 return existing;
             }
         }
+        String problem = problem();
+        if (problem != null) {
+            throw new ApiException(503, problem);
+        }
         Path file = SampleDatabase.ensure(directory());
         Database database = new Database();
         database.name = NAME;
@@ -58,6 +65,20 @@ public final class SampleDatabaseService {
         sync.syncInBackground(created.id);
         log.info("Added the sample database (id {})", created.id);
         return created;
+    }
+
+    /**
+     * Why the sample database cannot be generated here, as a message that says where and how to fix it; null when it
+     * can (the file is already there, or its directory can be created and written).
+     */
+    public String problem() {
+        Path directory = directory();
+        if (Files.isRegularFile(directory.resolve(SampleDatabase.FILE_NAME)) || DataDirectory.writable(directory)) {
+            return null;
+        }
+        return "The Sample Database cannot be created: " + directory + " is not writable by the user running Quarry ("
+                + System.getProperty("user.name") + "). Make it writable, or set MB_PLUGINS_DIR (or MB_DATA_DIR) to a"
+                + " writable directory.";
     }
 
     /** Adds the sample database on the background executor (setup does not wait for a first generation). */

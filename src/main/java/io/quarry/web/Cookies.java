@@ -21,7 +21,7 @@ public final class Cookies {
     public static Response.ResponseBuilder withSession(Response.ResponseBuilder response, String sessionId, Long rememberSeconds,
                                                        String sameSite, HttpServletRequest request) {
         String site = sameSite == null ? "Lax" : capitalize(sameSite);
-        StringBuilder cookie = new StringBuilder(SESSION + "=" + sessionId + "; Path=/; HttpOnly; SameSite=" + site);
+        StringBuilder cookie = new StringBuilder(SESSION + "=" + sessionId + "; Path=" + path(request) + "; HttpOnly; SameSite=" + site);
         if (rememberSeconds != null) {
             cookie.append("; Max-Age=").append(rememberSeconds);
         }
@@ -32,10 +32,21 @@ public final class Cookies {
     }
 
     public static Response.ResponseBuilder clearSession(Response.ResponseBuilder response) {
+        return clearSession(response, null);
+    }
+
+    /** Expires the session cookies, on the path they were set with. */
+    public static Response.ResponseBuilder clearSession(Response.ResponseBuilder response, HttpServletRequest request) {
         for (String name : new String[]{SESSION, EMBEDDED_SESSION, TIMEOUT}) {
-            response.header("Set-Cookie", name + "=; Path=/; Expires=Thu, 1 Jan 1970 00:00:00 GMT");
+            response.header("Set-Cookie", name + "=; Path=" + path(request) + "; Expires=Thu, 1 Jan 1970 00:00:00 GMT");
         }
         return response;
+    }
+
+    /** Cookies belong to the context Quarry is deployed under, so that two deployments on one host keep their own. */
+    static String path(HttpServletRequest request) {
+        String context = request == null ? null : request.getContextPath();
+        return context == null || context.isEmpty() ? "/" : context;
     }
 
     private static String capitalize(String s) {
