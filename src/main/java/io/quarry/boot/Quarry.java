@@ -164,6 +164,8 @@ public final class Quarry implements AutoCloseable {
     public final CollectionItems collectionItems;
     public final CollectionTree collectionTree;
     public final CollectionGraph collectionGraph;
+    public final io.quarry.publicsharing.PublicSharing publicSharing;
+    public final io.quarry.embed.EmbedTokens embedTokens;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this.config = config;
@@ -242,6 +244,8 @@ public final class Quarry implements AutoCloseable {
         search = new SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
         revisions.register("dashboard", dashboards);
+        publicSharing = new io.quarry.publicsharing.PublicSharing(settings, cards, dashboards, queryRunner);
+        embedTokens = new io.quarry.embed.EmbedTokens(settings, clock);
         cardSources = new CardSources(db, collectionAccess, dataPermissions, databases);
         savedQuestions.register(cardSources);
         collections = new CollectionService(db, collectionAccess, clock);

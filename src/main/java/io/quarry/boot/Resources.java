@@ -74,7 +74,11 @@ public final class Resources {
             io.quarry.segment.SegmentResource.class,
             io.quarry.snippet.SnippetResource.class,
             io.quarry.collection.CollectionResource.class,
-            io.quarry.dashboard.DashboardParamsResource.class);
+            io.quarry.dashboard.DashboardParamsResource.class,
+            io.quarry.publicsharing.PublicResource.class,
+            io.quarry.embed.EmbedResource.class,
+            io.quarry.embed.PreviewEmbedResource.class,
+            io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 
     private Resources() {
     }

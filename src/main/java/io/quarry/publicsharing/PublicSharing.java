@@ -1,0 +1,150 @@
+package io.quarry.publicsharing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.card.Card;
+import io.quarry.card.CardService;
+import io.quarry.core.Json;
+import io.quarry.dashboard.DashboardService;
+import io.quarry.qp.export.ExportFormat;
+import io.quarry.qp.export.ExportRequest;
+import io.quarry.qp.run.QueryContext;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
+import io.quarry.setting.Settings;
+import io.quarry.web.error.ApiException;
+import jakarta.ws.rs.core.Response;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Public links and what signed embeds share with them: finding the shared card or dashboard, and running its queries
+ * with the card's own rights ({@link QueryRequest#trusted}) in the public or embedded context.
+ */
+public final class PublicSharing {
+    private final Settings settings;
+    private final CardService cards;
+    private final DashboardService dashboards;
+    private final QueryRunner runner;
+
+    public PublicSharing(Settings settings, CardService cards, DashboardService dashboards, QueryRunner runner) {
+        this.settings = Objects.requireNonNull(settings, "settings is null");
+        this.cards = Objects.requireNonNull(cards, "cards is null");
+        this.dashboards = Objects.requireNonNull(dashboards, "dashboards is null");
+        this.runner = Objects.requireNonNull(runner, "runner is null");
+    }
+
+    /** 400 {@code Public sharing is not enabled.} (which strangers see as {@code An error occurred.}). */
+    void requireEnabled() {
+        if (!settings.bool("enable-public-sharing")) {
+            throw ApiException.badRequest("Public sharing is not enabled.");
+        }
+    }
+
+    /** The live card shared under this UUID; sharing must be on, an unknown or revoked UUID is 404. */
+    Card publicCard(String uuid) {
+        requireEnabled();
+        Card card = cards.publicCard(requireUuid(uuid));
+        if (card == null) {
+            throw ApiException.notFound();
+        }
+        return card;
+    }
+
+    /** The id of the live dashboard shared under this UUID (as {@link #publicCard}). */
+    long publicDashboard(String uuid) {
+        requireEnabled();
+        Long id = dashboards.publicDashboardId(requireUuid(uuid));
+        if (id == null) {
+            throw ApiException.notFound();
+        }
+        return id;
+    }
+
+    private static String requireUuid(String uuid) {
+        try {
+            return UUID.fromString(uuid).toString().equals(uuid.toLowerCase(Locale.ROOT)) ? uuid.toLowerCase(Locale.ROOT) : fail(uuid);
+        } catch (IllegalArgumentException e) {
+            return fail(uuid);
+        }
+    }
+
+    private static String fail(String uuid) {
+        throw ApiException.invalidField("uuid", "value must be a valid UUID.");
+    }
+
+    /** A live card by id (embeds name it by id): 404 if missing or archived. */
+    public Card liveCard(long id) {
+        Card card = cards.require(id);
+        if (card.archived) {
+            throw ApiException.notFound();
+        }
+        return card;
+    }
+
+    /** The whole dashboard, read with its own rights (archived: 404); callers cut it down. */
+    public Map<String, Object> dashboardView(long id) {
+        return dashboards.trustedView(id);
+    }
+
+    /** Runs a card with its own rights; {@code parameters} are already bound to the card's parameters. */
+    public Response runCard(QueryContext context, Card card, JsonNode parameters) {
+        return PublicResults.respond(runner.run(QueryRequest.trusted(context, new QueryRequest.SavedCard(card.id, card.databaseId),
+                query(card.datasetQuery, parameters), null, null)));
+    }
+
+    /** A card's rows as a file (csv, json, xlsx, api), streamed like the private downloads. */
+    public Response exportCard(QueryContext context, Card card, JsonNode parameters, ExportFormat format, ObjectNode options) {
+        return export(context, card.id, card.databaseId, card.name, query(card.datasetQuery, parameters), format, options);
+    }
+
+    /** A dashcard's card with the dashboard's parameter values ({@code [{id, value}]}), with the card's own rights. */
+    public Response runDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters) {
+        DashboardService.CardRun run = dashboards.trustedCardRun(dashboardId, dashcardId, cardId, parameters);
+        return PublicResults.respond(runner.run(QueryRequest.trusted(context,
+                new QueryRequest.SavedCard(run.card().id, run.card().databaseId), run.request(), null, null)));
+    }
+
+    public Response exportDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters,
+                                   ExportFormat format, ObjectNode options) {
+        DashboardService.CardRun run = dashboards.trustedCardRun(dashboardId, dashcardId, cardId, parameters);
+        return export(context, run.card().id, run.card().databaseId, run.card().name, run.request(), format, options);
+    }
+
+    private Response export(QueryContext context, long cardId, Long databaseId, String name, ObjectNode query,
+                            ExportFormat format, ObjectNode options) {
+        options.set("query", query);
+        ExportRequest export = ExportRequest.fromJson(options);
+        QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug(name));
+        return PublicResults.respond(runner.run(QueryRequest.trusted(context, new QueryRequest.SavedCard(cardId, databaseId),
+                export.query(), null, download)));
+    }
+
+    private static ObjectNode query(String datasetQuery, JsonNode parameters) {
+        ObjectNode query = (ObjectNode) PublicViews.parse(datasetQuery);
+        if (parameters != null && parameters.isArray() && !parameters.isEmpty()) {
+            query.set("parameters", parameters);
+        }
+        return query;
+    }
+
+    /** The card's name as a file name prefix, as the private downloads make it. */
+    static String slug(String name) {
+        String slug = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        return slug.isEmpty() ? "query_result" : slug;
+    }
+
+    /** JSON text from a query string or form; blank is null. */
+    public static JsonNode jsonParam(String name, String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return Json.read(text);
+        } catch (Exception e) {
+            throw ApiException.invalidField(name, "value must be a valid JSON string.");
+        }
+    }
+}
