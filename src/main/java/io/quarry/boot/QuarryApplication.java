@@ -46,6 +46,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(JsonCharsetFilter.class);
         register(ParamConverters.class);
         register(AuthFilter.class);
+        register(io.quarry.embed.SdkCors.class);
         register(AccessFeature.class);
         register(ApiExceptionMapper.class);
         register(WebExceptionMapper.class);
