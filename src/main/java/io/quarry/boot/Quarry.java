@@ -244,7 +244,8 @@ public final class Quarry implements AutoCloseable {
         search = new SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
         revisions.register("dashboard", dashboards);
-        publicSharing = new io.quarry.publicsharing.PublicSharing(settings, cards, dashboards, queryRunner);
+        publicSharing = new io.quarry.publicsharing.PublicSharing(settings, cards, dashboards, queryRunner,
+                new io.quarry.parameters.ParameterValues(db, queryProcessor, fieldValues, dataPermissions));
         embedTokens = new io.quarry.embed.EmbedTokens(settings, clock);
         cardSources = new CardSources(db, collectionAccess, dataPermissions, databases);
         savedQuestions.register(cardSources);

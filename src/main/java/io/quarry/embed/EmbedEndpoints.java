@@ -132,6 +132,64 @@ public abstract class EmbedEndpoints {
         });
     }
 
+    @GET
+    @Path("card/{token}/params/{key}/values")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response cardValues(@PathParam("token") String token, @PathParam("key") String key) {
+        return cardValues(token, key, null);
+    }
+
+    @GET
+    @Path("card/{token}/params/{key}/search/{query}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response cardSearch(@PathParam("token") String token, @PathParam("key") String key, @PathParam("query") String query) {
+        return cardValues(token, key, query);
+    }
+
+    private Response cardValues(String token, String key, String query) {
+        return guarded(() -> {
+            Target t = target(token, "question");
+            requireOpen(t, PublicViews.parameters(t.card()), key);
+            return Response.ok(sharing.cardValues(t.card(), key, query), MediaType.APPLICATION_JSON_TYPE).build();
+        });
+    }
+
+    @GET
+    @Path("dashboard/{token}/params/{key}/values")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response dashboardValues(@PathParam("token") String token, @PathParam("key") String key) {
+        return dashboardValues(token, key, null);
+    }
+
+    @GET
+    @Path("dashboard/{token}/params/{key}/search/{query}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response dashboardSearch(@PathParam("token") String token, @PathParam("key") String key,
+                                    @PathParam("query") String query) {
+        return dashboardValues(token, key, query);
+    }
+
+    private Response dashboardValues(String token, String key, String query) {
+        return guarded(() -> {
+            Target t = target(token, "dashboard");
+            requireOpen(t, dashboardParameters(t), key);
+            return Response.ok(sharing.dashboardValues(t.dashboard(), key, query), MediaType.APPLICATION_JSON_TYPE).build();
+        });
+    }
+
+    /** Values only of enabled parameters the token does not set ({@code key} is the parameter's id). */
+    private static void requireOpen(Target t, JsonNode parameters, String key) {
+        String slug = null;
+        for (JsonNode p : parameters) {
+            if (key.equals(p.path("id").asText())) {
+                slug = p.path("slug").asText();
+            }
+        }
+        if (slug == null || !EmbedParams.openToUrl(t.embeddingParams(), t.tokenParams(), slug)) {
+            throw ApiException.badRequest("Cannot search for values: \"" + (slug == null ? key : slug) + "\" is not an enabled parameter.");
+        }
+    }
+
     /** The checks in Metabase's order: the token, its resource key, embedding on, the object, its own flag. */
     @SuppressWarnings("unchecked")
     private Target target(String token, String kind) {

@@ -71,6 +71,31 @@ public final class PublicResource {
     }
 
     @GET
+    @Path("card/{uuid}/params/{key}/values")
+    public Response cardValues(@PathParam("uuid") String uuid, @PathParam("key") String key) {
+        return guarded(() -> json(sharing.cardValues(sharing.publicCard(uuid), key, null)));
+    }
+
+    @GET
+    @Path("card/{uuid}/params/{key}/search/{query}")
+    public Response cardSearch(@PathParam("uuid") String uuid, @PathParam("key") String key, @PathParam("query") String query) {
+        return guarded(() -> json(sharing.cardValues(sharing.publicCard(uuid), key, query)));
+    }
+
+    @GET
+    @Path("dashboard/{uuid}/params/{key}/values")
+    public Response dashboardValues(@PathParam("uuid") String uuid, @PathParam("key") String key) {
+        return guarded(() -> json(sharing.dashboardValues(sharing.dashboardView(sharing.publicDashboard(uuid)), key, null)));
+    }
+
+    @GET
+    @Path("dashboard/{uuid}/params/{key}/search/{query}")
+    public Response dashboardSearch(@PathParam("uuid") String uuid, @PathParam("key") String key,
+                                    @PathParam("query") String query) {
+        return guarded(() -> json(sharing.dashboardValues(sharing.dashboardView(sharing.publicDashboard(uuid)), key, query)));
+    }
+
+    @GET
     @Path("dashboard/{uuid}")
     public Response dashboard(@PathParam("uuid") String uuid) {
         return guarded(() -> json(PublicViews.dashboard(sharing.dashboardView(sharing.publicDashboard(uuid)))));

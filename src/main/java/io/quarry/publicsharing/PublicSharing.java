@@ -14,7 +14,12 @@ import io.quarry.qp.run.QueryRunner;
 import io.quarry.setting.Settings;
 import io.quarry.web.error.ApiException;
 import jakarta.ws.rs.core.Response;
+import io.quarry.parameters.ParameterValues;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -28,12 +33,15 @@ public final class PublicSharing {
     private final CardService cards;
     private final DashboardService dashboards;
     private final QueryRunner runner;
+    private final ParameterValues values;
 
-    public PublicSharing(Settings settings, CardService cards, DashboardService dashboards, QueryRunner runner) {
+    public PublicSharing(Settings settings, CardService cards, DashboardService dashboards, QueryRunner runner,
+                         ParameterValues values) {
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.cards = Objects.requireNonNull(cards, "cards is null");
         this.dashboards = Objects.requireNonNull(dashboards, "dashboards is null");
         this.runner = Objects.requireNonNull(runner, "runner is null");
+        this.values = Objects.requireNonNull(values, "values is null");
     }
 
     /** 400 {@code Public sharing is not enabled.} (which strangers see as {@code An error occurred.}). */
@@ -134,6 +142,60 @@ public final class PublicSharing {
     static String slug(String name) {
         String slug = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
         return slug.isEmpty() ? "query_result" : slug;
+    }
+
+    /**
+     * The values of a shared card's parameter ({@code key} its id; {@code query} a search prefix or null): a static
+     * list, or the values of the field it filters, read with the card's rights. {@code {"values": [...],
+     * "has_more_values": false}}.
+     */
+    public Map<String, Object> cardValues(Card card, String key, String query) {
+        JsonNode parameter = PublicParameters.find(PublicViews.parameters(card), "id", key);
+        if (parameter == null) {
+            throw ApiException.badRequest("Card does not have a parameter with the ID " + key + ".");
+        }
+        if (ParameterValues.isStaticList(parameter)) {
+            return ParameterValues.staticList(parameter, query);
+        }
+        Long fieldId = ParameterValues.fieldOf(parameter.path("target"), PublicViews.parse(card.datasetQuery));
+        if (fieldId == null) {
+            return ParameterValues.result(new ArrayList<>(), false);
+        }
+        return values.ofFieldsOfSharedObject(List.of(fieldId), query);
+    }
+
+    /** The values of a shared dashboard's parameter: a static list, or those of the fields its dashcards map it to. */
+    public Map<String, Object> dashboardValues(Map<String, Object> view, String key, String query) {
+        JsonNode parameter = PublicParameters.find(Json.MAPPER.valueToTree(view.get("parameters")), "id", key);
+        if (parameter == null) {
+            throw ApiException.badRequest("Dashboard does not have a parameter with the ID \"" + key + "\"");
+        }
+        if (ParameterValues.isStaticList(parameter)) {
+            return ParameterValues.staticList(parameter, query);
+        }
+        Set<Long> fieldIds = new LinkedHashSet<>();
+        JsonNode dashcards = Json.MAPPER.valueToTree(view.get("dashcards"));
+        for (JsonNode dc : dashcards) {
+            for (JsonNode mapping : dc.path("parameter_mappings")) {
+                if (!key.equals(mapping.path("parameter_id").asText())) {
+                    continue;
+                }
+                JsonNode card = dc.path("card");
+                for (JsonNode s : dc.path("series")) {
+                    if (mapping.path("card_id").asLong() == s.path("id").asLong()) {
+                        card = s;
+                    }
+                }
+                Long fieldId = ParameterValues.fieldOf(mapping.path("target"), card.path("dataset_query"));
+                if (fieldId != null) {
+                    fieldIds.add(fieldId);
+                }
+            }
+        }
+        if (fieldIds.isEmpty()) {
+            throw ApiException.badRequest("Parameter \"" + key + "\" does not have any Fields associated with it");
+        }
+        return values.ofFieldsOfSharedObject(fieldIds, query);
     }
 
     /** JSON text from a query string or form; blank is null. */

@@ -203,4 +203,21 @@ class EmbedIT {
         f.admin.put(200, "dashboard/" + f.dashboardId, Map.of("enable_embedding", false));
         assertEquals("Embedding is not enabled for this object.", f.anonymous.get(400, "embed/dashboard/" + locked).body());
     }
+
+    @Test
+    void parameterValuesOnlyForEnabledParametersTheTokenDoesNotSet() {
+        f.admin.put(200, "card/" + f.cardId, Map.of("embedding_params", Map.of("category", "enabled")));
+        String open = cardToken(Map.of());
+        // a text tag filters no field: no values, but the call is allowed
+        assertEquals("[]", f.anonymous.get(200, "embed/card/" + open + "/params/tag-cat/values").json().get("values").toString());
+        assertEquals("Cannot search for values: \"category\" is not an enabled parameter.",
+                f.anonymous.get(400, "embed/card/" + cardToken(Map.of("category", "Gizmo")) + "/params/tag-cat/values").body());
+        f.admin.put(200, "card/" + f.cardId, Map.of("embedding_params", Map.of("category", "locked")));
+        assertEquals("Cannot search for values: \"category\" is not an enabled parameter.",
+                f.anonymous.get(400, "embed/card/" + cardToken(Map.of("category", "Gizmo")) + "/params/tag-cat/search/G").body());
+        String dashboard = sign(Map.of("resource", Map.of("dashboard", f.dashboardId), "params", Map.of()), SECRET);
+        f.admin.put(200, "dashboard/" + f.dashboardId, Map.of("embedding_params", Map.of("category", "disabled")));
+        assertEquals("Cannot search for values: \"category\" is not an enabled parameter.",
+                f.anonymous.get(400, "embed/dashboard/" + dashboard + "/params/cat/values").body());
+    }
 }

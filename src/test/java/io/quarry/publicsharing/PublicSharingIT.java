@@ -154,4 +154,64 @@ class PublicSharingIT {
         assertEquals("Not found.", f.anonymous.get(404, "public/dashboard/" + uuid).body());
         f.anonymous.get(404, path);
     }
+
+    @Test
+    void parameterValuesOfPublicCardsAndDashboards() throws Exception {
+        long category = io.quarry.testing.AppDbSql.count(f.server, "SELECT f.id FROM metabase_field f JOIN metabase_table t "
+                + "ON t.id = f.table_id WHERE t.db_id = ? AND UPPER(t.name) = 'PRODUCTS' AND UPPER(f.name) = 'CATEGORY'", f.databaseId);
+        long products = io.quarry.testing.AppDbSql.count(f.server, "SELECT id FROM metabase_table WHERE db_id = ? "
+                + "AND UPPER(name) = 'PRODUCTS'", f.databaseId);
+        long card = f.admin.post(200, "card", Map.of("name", "Products", "display", "table", "visualization_settings", Map.of(),
+                "collection_id", f.lockedCollection,
+                "dataset_query", Map.of("database", f.databaseId, "type", "query", "query", Map.of("source-table", products)),
+                "parameters", List.of(
+                        Map.of("id", "p-cat", "name", "Category", "slug", "category", "type", "string/=",
+                                "target", List.of("dimension", List.of("field", category, Map.of()))),
+                        Map.of("id", "p-list", "name", "Size", "slug", "size", "type", "string/=",
+                                "values_source_type", "static-list", "values_source_config", Map.of("values", List.of("Small", "Large")),
+                                "target", List.of("dimension", List.of("field", category, Map.of())))))).json().get("id").asLong();
+        String uuid = f.admin.post(200, "card/" + card + "/public_link", Map.of()).json().get("uuid").asText();
+        JsonNode values = f.anonymous.get(200, "public/card/" + uuid + "/params/p-cat/values").json();
+        assertEquals("[[\"Doohickey\"],[\"Gadget\"],[\"Gizmo\"],[\"Widget\"]]", values.get("values").toString());
+        assertFalse(values.get("has_more_values").asBoolean());
+        assertEquals("[[\"Gizmo\"]]", f.anonymous.get(200, "public/card/" + uuid + "/params/p-cat/search/giz").json()
+                .get("values").toString());
+        assertEquals("[[\"Small\"],[\"Large\"]]", f.anonymous.get(200, "public/card/" + uuid + "/params/p-list/values").json()
+                .get("values").toString());
+        assertEquals("An error occurred.", f.anonymous.get(400, "public/card/" + uuid + "/params/nope/values").body());
+        // rows of the MBQL card, filtered by its parameter
+        JsonNode gizmos = f.anonymous.get(202, "public/card/" + uuid + "/query", "parameters",
+                "[{\"id\":\"p-cat\",\"value\":[\"Gizmo\"]}]").json();
+        assertEquals(products("Gizmo"), gizmos.get("data").get("rows").size());
+
+        long dashboard = f.admin.post(200, "dashboard", Map.of("name", "Products", "parameters",
+                List.of(Map.of("id", "d-cat", "name", "Category", "slug", "category", "type", "string/=")))).json().get("id").asLong();
+        Map<String, Object> dc = new java.util.LinkedHashMap<>();
+        dc.put("id", -1);
+        dc.put("card_id", card);
+        dc.put("row", 0);
+        dc.put("col", 0);
+        dc.put("size_x", 4);
+        dc.put("size_y", 4);
+        dc.put("parameter_mappings", List.of(Map.of("parameter_id", "d-cat", "card_id", card,
+                "target", List.of("dimension", List.of("field", category, Map.of())))));
+        f.admin.put(200, "dashboard/" + dashboard, Map.of("dashcards", List.of(dc)));
+        String dUuid = f.admin.post(200, "dashboard/" + dashboard + "/public_link", Map.of()).json().get("uuid").asText();
+        assertEquals("[[\"Doohickey\"],[\"Gadget\"],[\"Gizmo\"],[\"Widget\"]]",
+                f.anonymous.get(200, "public/dashboard/" + dUuid + "/params/d-cat/values").json().get("values").toString());
+        assertEquals("[[\"Widget\"]]", f.anonymous.get(200, "public/dashboard/" + dUuid + "/params/d-cat/search/wid").json()
+                .get("values").toString());
+        assertEquals("An error occurred.", f.anonymous.get(400, "public/dashboard/" + dUuid + "/params/nope/values").body());
+    }
+
+    private static long products(String category) throws Exception {
+        try (var c = io.quarry.sample.SampleDatabase.connect(f.sample);
+             var s = c.prepareStatement("SELECT COUNT(*) FROM PUBLIC.PRODUCTS WHERE CATEGORY = ?")) {
+            s.setString(1, category);
+            try (var rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
 }
