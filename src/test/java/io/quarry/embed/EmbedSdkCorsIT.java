@@ -11,7 +11,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** CORS for the embedding SDK: loopback origins in development, the configured origins once the SDK is on; preflights. */
+/**
+ * CORS for the embedding SDK: loopback origins in development, the configured origins once the SDK is on; preflights.
+ * Turning an embedding kind on creates the signing key (no test here sets it).
+ */
 class EmbedSdkCorsIT {
     private static TestServer server;
     private static Api anonymous;
@@ -59,6 +62,20 @@ class EmbedSdkCorsIT {
             assertNull(local.get(200, "user/current").header("Access-Control-Allow-Origin"));
         } finally {
             admin.put(204, "setting/disable-cors-on-localhost", Map.of("value", false));
+        }
+    }
+
+    @Test
+    void turningEmbeddingOnCreatesTheSecretKeyOnce() {
+        admin.put(204, "setting/enable-embedding-static", Map.of("value", true));
+        try {
+            String key = server.quarry().settings.string("embedding-secret-key");
+            org.junit.jupiter.api.Assertions.assertTrue(key.matches("[0-9a-f]{64}"), key);
+            admin.put(204, "setting/enable-embedding-sdk", Map.of("value", true));
+            admin.put(204, "setting/enable-embedding-sdk", Map.of("value", false));
+            assertEquals(key, server.quarry().settings.string("embedding-secret-key"), "kept once made");
+        } finally {
+            admin.put(204, "setting/enable-embedding-static", Map.of("value", false));
         }
     }
 }
