@@ -72,9 +72,19 @@ public abstract class EmbedEndpoints {
     @GET
     @Path("card/{token}/query")
     public Response cardQuery(@PathParam("token") String token, @Context UriInfo uri) {
+        return cardQuery(token, uri, false);
+    }
+
+    @GET
+    @Path("pivot/card/{token}/query")
+    public Response pivotCardQuery(@PathParam("token") String token, @Context UriInfo uri) {
+        return cardQuery(token, uri, true);
+    }
+
+    private Response cardQuery(String token, UriInfo uri, boolean pivot) {
         return guarded(() -> {
             Target t = target(token, "question");
-            return sharing.runCard(QueryContext.EMBED, t.card(), cardParameters(t, uri));
+            return sharing.runCard(QueryContext.EMBED, t.card(), cardParameters(t, uri), pivot);
         });
     }
 
@@ -113,10 +123,21 @@ public abstract class EmbedEndpoints {
     @Path("dashboard/{token}/dashcard/{dashcard-id}/card/{card-id}")
     public Response dashcardQuery(@PathParam("token") String token, @PathParam("dashcard-id") String dashcardId,
                                   @PathParam("card-id") String cardId, @Context UriInfo uri) {
+        return dashcardQuery(token, dashcardId, cardId, uri, false);
+    }
+
+    @GET
+    @Path("pivot/dashboard/{token}/dashcard/{dashcard-id}/card/{card-id}")
+    public Response pivotDashcardQuery(@PathParam("token") String token, @PathParam("dashcard-id") String dashcardId,
+                                       @PathParam("card-id") String cardId, @Context UriInfo uri) {
+        return dashcardQuery(token, dashcardId, cardId, uri, true);
+    }
+
+    private Response dashcardQuery(String token, String dashcardId, String cardId, UriInfo uri, boolean pivot) {
         return guarded(() -> {
             Target t = target(token, "dashboard");
             return sharing.runDashcard(QueryContext.EMBED, t.id(), positive("dashcard-id", dashcardId),
-                    positive("card-id", cardId), dashcardParameters(t, uri));
+                    positive("card-id", cardId), dashcardParameters(t, uri), pivot);
         });
     }
 

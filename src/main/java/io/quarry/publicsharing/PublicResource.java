@@ -48,10 +48,21 @@ public final class PublicResource {
     @GET
     @Path("card/{uuid}/query")
     public Response cardQuery(@PathParam("uuid") String uuid, @QueryParam("parameters") String parameters) {
+        return cardQuery(uuid, parameters, false);
+    }
+
+    /** The card's query as a pivot table (Metabase's {@code /api/public/pivot/card/:uuid/query}). */
+    @GET
+    @Path("pivot/card/{uuid}/query")
+    public Response pivotCardQuery(@PathParam("uuid") String uuid, @QueryParam("parameters") String parameters) {
+        return cardQuery(uuid, parameters, true);
+    }
+
+    private Response cardQuery(String uuid, String parameters, boolean pivot) {
         return guarded(() -> {
             Card card = sharing.publicCard(uuid);
             JsonNode bound = PublicParameters.byId(PublicViews.parameters(card), PublicSharing.jsonParam("parameters", parameters));
-            return sharing.runCard(QueryContext.PUBLIC, card, bound);
+            return sharing.runCard(QueryContext.PUBLIC, card, bound, pivot);
         });
     }
 
@@ -105,8 +116,19 @@ public final class PublicResource {
     @Path("dashboard/{uuid}/dashcard/{dashcard-id}/card/{card-id}")
     public Response dashcardQuery(@PathParam("uuid") String uuid, @PathParam("dashcard-id") String dashcardId,
                                   @PathParam("card-id") String cardId, @QueryParam("parameters") String parameters) {
+        return dashcardQuery(uuid, dashcardId, cardId, parameters, false);
+    }
+
+    @GET
+    @Path("pivot/dashboard/{uuid}/dashcard/{dashcard-id}/card/{card-id}")
+    public Response pivotDashcardQuery(@PathParam("uuid") String uuid, @PathParam("dashcard-id") String dashcardId,
+                                       @PathParam("card-id") String cardId, @QueryParam("parameters") String parameters) {
+        return dashcardQuery(uuid, dashcardId, cardId, parameters, true);
+    }
+
+    private Response dashcardQuery(String uuid, String dashcardId, String cardId, String parameters, boolean pivot) {
         return guarded(() -> sharing.runDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), id("dashcard-id", dashcardId),
-                id("card-id", cardId), idParameters(PublicSharing.jsonParam("parameters", parameters))));
+                id("card-id", cardId), idParameters(PublicSharing.jsonParam("parameters", parameters)), pivot));
     }
 
     @POST

@@ -5,12 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.core.Json;
 import io.quarry.qp.run.QueryOutcome;
 import io.quarry.qp.web.QueryResponder;
+import io.quarry.web.error.ApiException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A public or embedded query's answer as Metabase's {@code transform-qp-result} leaves it: a completed result keeps
@@ -34,7 +36,17 @@ public final class PublicResults {
         }
         QueryOutcome.Streamed streamed = (QueryOutcome.Streamed) outcome;
         if (streamed.status() != 202 || !streamed.contentType().startsWith(MediaType.APPLICATION_JSON)) {
-            return QueryResponder.respond(outcome);
+            // a download: streamed as the private ones are, a failure before its first byte without the inner message
+            return QueryResponder.respond(new QueryOutcome.Streamed(streamed.status(), streamed.contentType(), streamed.headers(),
+                    out -> {
+                        try {
+                            streamed.body().writeTo(out);
+                        } catch (QueryOutcome.FailedBeforeOutput e) {
+                            @SuppressWarnings("unchecked")
+                            Map<String, Object> body = Json.MAPPER.convertValue(failedBody(e.failed().failure().type().key), Map.class);
+                            throw new ApiException(e.failed().status(), QUERY_ERROR, body);
+                        }
+                    }));
         }
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         try {

@@ -99,8 +99,14 @@ public final class PublicSharing {
 
     /** Runs a card with its own rights; {@code parameters} are already bound to the card's parameters. */
     public Response runCard(QueryContext context, Card card, JsonNode parameters) {
-        return PublicResults.respond(runner.run(QueryRequest.trusted(context, new QueryRequest.SavedCard(card.id, card.databaseId),
-                query(card.datasetQuery, parameters), null, null)));
+        return runCard(context, card, parameters, false);
+    }
+
+    /** As {@link #runCard(QueryContext, Card, JsonNode)}, as a pivot table when {@code pivot} is set. */
+    public Response runCard(QueryContext context, Card card, JsonNode parameters, boolean pivot) {
+        QueryRequest request = QueryRequest.trusted(context, new QueryRequest.SavedCard(card.id, card.databaseId),
+                query(card.datasetQuery, parameters), null, null);
+        return PublicResults.respond(runner.run(pivot ? request.asPivot() : request));
     }
 
     /** A card's rows as a file (csv, json, xlsx, api), streamed like the private downloads. */
@@ -110,9 +116,16 @@ public final class PublicSharing {
 
     /** A dashcard's card with the dashboard's parameter values ({@code [{id, value}]}), with the card's own rights. */
     public Response runDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters) {
+        return runDashcard(context, dashboardId, dashcardId, cardId, parameters, false);
+    }
+
+    /** As {@link #runDashcard(QueryContext, long, long, long, JsonNode)}, as a pivot table when {@code pivot} is set. */
+    public Response runDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters,
+                                boolean pivot) {
         DashboardService.CardRun run = dashboards.trustedCardRun(dashboardId, dashcardId, cardId, parameters);
-        return PublicResults.respond(runner.run(QueryRequest.trusted(context,
-                new QueryRequest.SavedCard(run.card().id, run.card().databaseId), run.request(), null, null)));
+        QueryRequest request = QueryRequest.trusted(context, new QueryRequest.SavedCard(run.card().id, run.card().databaseId),
+                run.request(), null, null);
+        return PublicResults.respond(runner.run(pivot ? request.asPivot() : request));
     }
 
     public Response exportDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters,

@@ -120,6 +120,9 @@ class PublicSharingIT {
         assertEquals("failed", body.get("status").asText(), res.body());
         assertEquals(PublicResults.QUERY_ERROR, body.get("error").asText());
         assertFalse(res.body().toUpperCase().contains("NOWHERE"), res.body());
+        var csv = f.anonymous.call("GET", "public/card/" + uuid + "/query/csv", null);
+        assertTrue(csv.status() >= 400, csv.status() + " " + csv.body());
+        assertFalse(csv.body().toUpperCase().contains("NOWHERE"), csv.body());
     }
 
     @Test
@@ -202,6 +205,24 @@ class PublicSharingIT {
         assertEquals("[[\"Widget\"]]", f.anonymous.get(200, "public/dashboard/" + dUuid + "/params/d-cat/search/wid").json()
                 .get("values").toString());
         assertEquals("An error occurred.", f.anonymous.get(400, "public/dashboard/" + dUuid + "/params/nope/values").body());
+    }
+
+    @Test
+    void pivotQueriesOfPublicCards() {
+        long category = io.quarry.testing.AppDbSql.count(f.server, "SELECT f.id FROM metabase_field f JOIN metabase_table t "
+                + "ON t.id = f.table_id WHERE t.db_id = ? AND UPPER(t.name) = 'PRODUCTS' AND UPPER(f.name) = 'CATEGORY'", f.databaseId);
+        long products = io.quarry.testing.AppDbSql.count(f.server, "SELECT id FROM metabase_table WHERE db_id = ? "
+                + "AND UPPER(name) = 'PRODUCTS'", f.databaseId);
+        long card = f.admin.post(200, "card", Map.of("name", "Products by category", "display", "pivot", "visualization_settings", Map.of(),
+                "collection_id", f.lockedCollection, "dataset_query", Map.of("database", f.databaseId, "type", "query", "query",
+                        Map.of("source-table", products, "aggregation", List.of(List.of("count")),
+                                "breakout", List.of(List.of("field", category, Map.of())))))).json().get("id").asLong();
+        String uuid = f.admin.post(200, "card/" + card + "/public_link", Map.of()).json().get("uuid").asText();
+        JsonNode plain = f.anonymous.get(202, "public/card/" + uuid + "/query").json();
+        assertEquals(4, plain.get("data").get("rows").size());
+        JsonNode pivot = f.anonymous.get(202, "public/pivot/card/" + uuid + "/query").json();
+        assertEquals("completed", pivot.get("status").asText(), pivot.toString());
+        assertEquals(5, pivot.get("data").get("rows").size(), "four categories and the grand total: " + pivot);
     }
 
     private static long products(String category) throws Exception {
