@@ -63,6 +63,8 @@ class ModuleBordersTest {
                     "sync", "warehouse", "web")),
             Map.entry("dashboard", Set.of("appdb", "collection", "core", "parameters", "permission", "qp", "revision",
                     "setting", "sync", "user", "web")),
+            Map.entry("publicsharing", Set.of("card", "core", "dashboard", "parameters", "qp", "setting", "web")),
+            Map.entry("embed", Set.of("card", "core", "publicsharing", "qp", "setting", "web")),
             Map.entry("segment", Set.of("appdb", "core", "permission", "revision", "user", "warehouse", "web")),
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),

@@ -167,6 +167,8 @@ public final class Quarry implements AutoCloseable {
     public final CollectionTree collectionTree;
     public final CollectionGraph collectionGraph;
     public final ApiDocs apiDocs;
+    public final io.quarry.publicsharing.PublicSharing publicSharing;
+    public final io.quarry.embed.EmbedTokens embedTokens;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this(config, clock, progress, openAppDatabase(config, progress));
@@ -256,6 +258,9 @@ public final class Quarry implements AutoCloseable {
         search = new SearchService(db, collectionAccess, dataPermissions);
         cards.use(collectionAccess, revisions);
         revisions.register("dashboard", dashboards);
+        publicSharing = new io.quarry.publicsharing.PublicSharing(settings, cards, dashboards, queryRunner,
+                new io.quarry.parameters.ParameterValues(db, queryProcessor, fieldValues, dataPermissions));
+        embedTokens = new io.quarry.embed.EmbedTokens(settings, clock);
         cardSources = new CardSources(db, collectionAccess, dataPermissions, databases);
         savedQuestions.register(cardSources);
         collections = new CollectionService(db, collectionAccess, clock);

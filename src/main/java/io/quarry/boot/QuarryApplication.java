@@ -52,6 +52,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(ParsedBodyReader.class);
         register(FormAcceptingModel.class);
         register(AuthFilter.class);
+        register(io.quarry.embed.SdkCors.class);
         register(AccessFeature.class);
         register(ApiExceptionMapper.class);
         register(WebExceptionMapper.class);

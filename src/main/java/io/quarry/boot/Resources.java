@@ -75,7 +75,11 @@ public final class Resources {
             io.quarry.snippet.SnippetResource.class,
             io.quarry.collection.CollectionResource.class,
             io.quarry.dashboard.DashboardParamsResource.class,
-            io.quarry.web.docs.DocsResource.class);
+            io.quarry.web.docs.DocsResource.class,
+            io.quarry.publicsharing.PublicResource.class,
+            io.quarry.embed.EmbedResource.class,
+            io.quarry.embed.PreviewEmbedResource.class,
+            io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 
     private Resources() {
     }

@@ -392,6 +392,16 @@ public final class CardService implements Revertible {
         db.run(session -> session.getMapper(CardMapper.class).setPublicUuid(id, null, null));
     }
 
+    /** The live card with this public UUID; null when there is none (unknown, unshared or archived). */
+    public Card publicCard(String uuid) {
+        for (Card c : publicCards()) {
+            if (c.publicUuid.equals(uuid)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     void requirePublicSharing() {
         if (!settings.bool("enable-public-sharing")) {
             throw ApiException.badRequest("Public sharing is not enabled.");

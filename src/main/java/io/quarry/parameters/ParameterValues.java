@@ -92,6 +92,18 @@ public final class ParameterValues {
      * bare one), sorted, at most {@link #LIMIT}.
      */
     public Map<String, Object> ofFields(Collection<Long> fieldIds, String query, Caller caller) {
+        return ofFields(fieldIds, query, java.util.Objects.requireNonNull(caller, "caller is null"), true);
+    }
+
+    /**
+     * As {@link #ofFields(Collection, String, Caller)} with the rights of the public link or signed embed that shows
+     * the parameter (Metabase reads these values as an administrator): no caller, no data permission check.
+     */
+    public Map<String, Object> ofFieldsOfSharedObject(Collection<Long> fieldIds, String query) {
+        return ofFields(fieldIds, query, Caller.ANONYMOUS, false);
+    }
+
+    private Map<String, Object> ofFields(Collection<Long> fieldIds, String query, Caller caller, boolean checked) {
         String needle = needle(query);
         Map<Long, Field> fields = new LinkedHashMap<>();
         Map<Long, Table> tables = new LinkedHashMap<>();
@@ -108,7 +120,7 @@ public final class ParameterValues {
             });
         }
         for (Table table : tables.values()) {
-            if (checkedDatabases.add(table.dbId) && !permissions.access(caller, table.dbId).canRunSaved()) {
+            if (checked && checkedDatabases.add(table.dbId) && !permissions.access(caller, table.dbId).canRunSaved()) {
                 throw ApiException.forbidden();
             }
         }
@@ -119,7 +131,7 @@ public final class ParameterValues {
             if (table == null) {
                 continue;
             }
-            results.add(valuesOf(table.dbId, field, needle, caller));
+            results.add(valuesOf(table.dbId, field, needle, checked ? caller : null));
         }
         return union(results);
     }
@@ -228,7 +240,9 @@ public final class ParameterValues {
     /** Runs a one-breakout query (as a saved question's: only blocked data is refused) and keeps the non-null values. */
     private List<List<Object>> rows(ObjectNode request, Caller caller) {
         List<List<Object>> rows = new ArrayList<>();
-        QueryProcessor.Prepared prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API, true);
+        // no caller: a shared object's values, read with its own rights (no data permission check)
+        QueryProcessor.Prepared prepared = caller != null ? processor.prepare(request, caller, QueryProcessor.Purpose.API, true)
+                : processor.compile(processor.resolve(request), Caller.ANONYMOUS, QueryProcessor.Purpose.API, true);
         QueryExecutor.Cursor cursor = processor.open(prepared);
         try {
             cursor.stream(new ResultWriter() {

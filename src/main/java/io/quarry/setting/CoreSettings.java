@@ -113,6 +113,11 @@ public final class CoreSettings {
                 Setting.of("enable-embedding-static", BOOLEAN).visibility(AUTHENTICATED).defaultValue(false).build(),
                 Setting.of("enable-embedding-interactive", BOOLEAN).visibility(AUTHENTICATED).defaultValue(false).build(),
                 Setting.of("enable-embedding-sdk", BOOLEAN).visibility(AUTHENTICATED).defaultValue(false).build(),
+                Setting.of("enable-embedding-simple", BOOLEAN).visibility(AUTHENTICATED).defaultValue(false).build(),
+                Setting.of("embedding-app-origins-sdk", STRING).visibility(ADMIN).defaultValue("").build(),
+                Setting.of("embedding-app-origins-interactive", STRING).visibility(ADMIN).build(),
+                Setting.of("embedding-app-origin", STRING).visibility(ADMIN).build(),
+                Setting.of("disable-cors-on-localhost", BOOLEAN).visibility(ADMIN).defaultValue(false).build(),
                 Setting.of("embedding-secret-key", STRING).visibility(ADMIN).sensitive()
                         .normalize(v -> {
                             if (!v.toString().matches("^[0-9a-fA-F]{64}$")) {

@@ -314,6 +314,8 @@ public final class Settings {
         if (!errors.isEmpty()) {
             throw ApiException.withErrors(400, errors, null);
         }
+        boolean embeddingTurnedOn = writes.stream().anyMatch(w -> EMBEDDING_TOGGLES.contains(w.setting.key) && "true".equals(w.text));
+        String secretKey = embeddingTurnedOn && isBlank(string("embedding-secret-key")) ? randomSecretKey() : null;
         db.run(session -> {
             for (Write write : writes) {
                 if (write.setting.userLocal) {
@@ -322,7 +324,26 @@ public final class Settings {
                     writeStored(session, write.setting, write.text);
                 }
             }
+            if (secretKey != null) {
+                // Metabase's make-embedding-toggle-setter: turning embedding on makes the signing key it needs
+                writeStored(session, require("embedding-secret-key"), secretKey);
+            }
         });
+    }
+
+    /** The settings that turn an embedding kind on; each creates {@code embedding-secret-key} when it is blank. */
+    private static final Set<String> EMBEDDING_TOGGLES = Set.of("enable-embedding", "enable-embedding-static",
+            "enable-embedding-interactive", "enable-embedding-sdk", "enable-embedding-simple");
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    /** 32 random bytes as 64 hex digits, as {@code GET /api/util/random_token}. */
+    private static String randomSecretKey() {
+        byte[] bytes = new byte[32];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
     }
 
     /** Writes an instance-wide setting (no permission check: for internal callers). Null deletes it. */

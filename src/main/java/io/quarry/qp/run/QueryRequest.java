@@ -25,8 +25,12 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
         Objects.requireNonNull(context, "context is null");
         Objects.requireNonNull(caller, "caller is null");
         Objects.requireNonNull(cacheRules, "cacheRules is null");
-        if ((context == QueryContext.EXPORT) != (download != null)) {
-            throw new IllegalArgumentException("A download, and only a download, runs in the EXPORT context");
+        boolean trusted = context == QueryContext.PUBLIC || context == QueryContext.EMBED;
+        if (!trusted && (context == QueryContext.EXPORT) != (download != null)) {
+            throw new IllegalArgumentException("A download runs in the EXPORT context (or a public or embedded one)");
+        }
+        if (trusted && card == null) {
+            throw new IllegalArgumentException("A public or embedded query is a saved card's");
         }
     }
 
@@ -61,6 +65,24 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
     /** A download of an ad-hoc query ({@code card} null) or of a saved card's. */
     public static QueryRequest download(Caller caller, JsonNode query, SavedCard card, Download download) {
         return new QueryRequest(QueryContext.EXPORT, caller, query, null, card, CacheRules.NONE, download, false);
+    }
+
+    /**
+     * A saved card's query behind a public link or a signed embed: it runs with the card's own rights (Metabase runs
+     * these as an administrator), anonymously, with the API's row limits, or as a download when {@code download} is set.
+     */
+    public static QueryRequest trusted(QueryContext context, SavedCard card, JsonNode query, JsonNode parameters,
+                                       Download download) {
+        if (context != QueryContext.PUBLIC && context != QueryContext.EMBED) {
+            throw new IllegalArgumentException("Only public and embedded queries run with the card's own rights");
+        }
+        return new QueryRequest(context, Caller.ANONYMOUS, query, parameters, Objects.requireNonNull(card, "card is null"),
+                CacheRules.NONE, download, false);
+    }
+
+    /** Whether the query runs with its card's own rights rather than the caller's (public links, signed embeds). */
+    public boolean trusted() {
+        return context == QueryContext.PUBLIC || context == QueryContext.EMBED;
     }
 
     /** The same query run as a pivot table. */

@@ -83,7 +83,9 @@ public final class QueryRunner {
         return switch (request.context()) {
             case AD_HOC, QUESTION, DASHBOARD_CARD -> apiSteps;
             case EXPORT -> downloadSteps;
-            case PUBLIC, EMBED, SUBSCRIPTION, PERSISTENCE_REFRESH ->
+            // a public link or signed embed runs as the private API does (its row limits), or as a download
+            case PUBLIC, EMBED -> request.download() != null ? downloadSteps : apiSteps;
+            case SUBSCRIPTION, PERSISTENCE_REFRESH ->
                     throw new UnsupportedOperationException("Queries in the " + request.context() + " context are not served yet.");
         };
     }

@@ -1,6 +1,8 @@
 package io.quarry.qp.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -97,11 +99,25 @@ class QueryRunnerTest {
     @Test
     void contextsStillToComeAreNotServed() {
         QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of());
-        for (QueryContext context : List.of(QueryContext.PUBLIC, QueryContext.EMBED, QueryContext.SUBSCRIPTION,
-                QueryContext.PERSISTENCE_REFRESH)) {
+        for (QueryContext context : List.of(QueryContext.SUBSCRIPTION, QueryContext.PERSISTENCE_REFRESH)) {
             assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(context, USER, query(), null,
                     null, QueryRequest.CacheRules.NONE, null, false)));
         }
         assertNull(QueryContext.EXPORT.key, "a download's context is its format's");
+    }
+
+    @Test
+    void publicAndEmbeddedQueriesRunAnonymouslyWithTheCardsRights() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of());
+        for (QueryContext context : List.of(QueryContext.PUBLIC, QueryContext.EMBED)) {
+            QueryRequest request = QueryRequest.trusted(context, new QueryRequest.SavedCard(1, 1L), query(), null, null);
+            assertTrue(request.trusted());
+            assertFalse(request.caller().authenticated());
+            runner.run(request);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new QueryRequest(QueryContext.PUBLIC, USER, query(), null, null,
+                QueryRequest.CacheRules.NONE, null, false), "a public query is a saved card's");
+        assertThrows(IllegalArgumentException.class, () -> QueryRequest.trusted(QueryContext.QUESTION,
+                new QueryRequest.SavedCard(1, 1L), query(), null, null));
     }
 }
