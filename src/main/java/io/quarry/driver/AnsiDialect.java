@@ -21,7 +21,9 @@ public class AnsiDialect implements SqlDialect {
     public AnsiDialect(String engine, String displayName, Set<Feature> features) {
         this.engine = engine;
         this.displayName = displayName;
-        this.features = Collections.unmodifiableSet(features.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(features));
+        Set<Feature> copy = EnumSet.noneOf(Feature.class);
+        copy.addAll(features);
+        this.features = Collections.unmodifiableSet(copy);
     }
 
     @Override

@@ -42,11 +42,11 @@ public abstract class JdbcDriver implements Driver {
                 Feature.CASE_SENSITIVITY_STRING_FILTER_OPTIONS, Feature.LEFT_JOIN, Feature.INNER_JOIN, Feature.NOW);
     }
 
-    /** {@link #standardFeatures()} plus {@code more}. */
+    /** {@link #standardFeatures()} plus {@code more}, unmodifiable. */
     protected static Set<Feature> standardFeaturesAnd(Feature... more) {
         Set<Feature> features = standardFeatures();
         features.addAll(List.of(more));
-        return features;
+        return Collections.unmodifiableSet(features);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.quarry.driver.Feature;
 import io.quarry.driver.FileDriver;
 import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -18,9 +17,10 @@ import java.util.Set;
  * queries see the database file and nothing else.
  */
 public final class DuckDbDriver extends FileDriver {
-    /** What the engine supports; its dialect compiles exactly these. */
-    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX,
-            Feature.PERCENTILE_AGGREGATIONS, Feature.DATETIME_DIFF));
+    /** What the engine supports; its dialect compiles these. */
+    static final Set<Feature> FEATURES = standardFeaturesAnd(
+            Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
+            Feature.DATETIME_DIFF);
     private static final SqlDialect DIALECT = new DuckDbDialect();
 
     @Override

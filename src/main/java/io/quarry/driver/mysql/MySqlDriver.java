@@ -5,7 +5,6 @@ import io.quarry.driver.Feature;
 import io.quarry.driver.ServerDriver;
 import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -13,11 +12,11 @@ import java.util.Set;
 
 /** MySQL and MariaDB servers, through MySQL Connector/J (both speak the same protocol). */
 public final class MySqlDriver extends ServerDriver {
-    /** What the engine supports; its dialect compiles exactly these. */
-    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF,
-            Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS));
+    /** What the engine supports; its dialect compiles these. */
+    static final Set<Feature> FEATURES = standardFeaturesAnd(
+            Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE,
+            Feature.PERSIST_MODELS);
     private static final SqlDialect DIALECT = new MySqlDialect();
-    /** Back-ticked identifiers, as MySQL quotes them unless ANSI_QUOTES is on. */
 
     @Override
     public String engine() {

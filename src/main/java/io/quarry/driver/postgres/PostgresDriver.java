@@ -7,7 +7,6 @@ import io.quarry.driver.ServerDriver;
 import io.quarry.driver.SqlDialect;
 import io.quarry.web.error.ApiException;
 import java.sql.SQLException;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,10 +15,10 @@ import java.util.Set;
 
 /** PostgreSQL (and servers speaking its protocol), through the official {@code org.postgresql} driver. */
 public final class PostgresDriver extends ServerDriver {
-    /** What the engine supports; its dialect compiles exactly these. */
-    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX,
-            Feature.PERCENTILE_AGGREGATIONS, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE,
-            Feature.PERSIST_MODELS));
+    /** What the engine supports; its dialect compiles these. */
+    static final Set<Feature> FEATURES = standardFeaturesAnd(
+            Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
+            Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS);
     private static final SqlDialect DIALECT = new PostgresDialect();
     private static final Set<String> SSL_MODES = Set.of("allow", "prefer", "require", "verify-ca", "verify-full");
 

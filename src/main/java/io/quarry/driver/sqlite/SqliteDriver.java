@@ -6,6 +6,7 @@ import io.quarry.driver.FileDriver;
 import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
 import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -17,7 +18,7 @@ import java.util.Set;
  * this file only. SQLite has no schemas: tables come with a null schema.
  */
 public final class SqliteDriver extends FileDriver {
-    /** What the engine supports (no standard deviation or variance: SQLite has no STDDEV); its dialect compiles exactly these. */
+    /** What the engine supports (no standard deviation or variance: SQLite has no STDDEV); its dialect compiles these. */
     static final Set<Feature> FEATURES = sqliteFeatures();
     private static final SqlDialect DIALECT = new SqliteDialect();
     /** {@code SQLITE_OPEN_READWRITE} alone: opening a missing file fails instead of creating it. */
@@ -127,7 +128,8 @@ public final class SqliteDriver extends FileDriver {
     }
 
     private static Set<Feature> sqliteFeatures() {
-        Set<Feature> features = standardFeaturesAnd(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF);
+        Set<Feature> features = standardFeatures();
+        features.addAll(List.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF));
         features.remove(Feature.STANDARD_DEVIATION_AGGREGATIONS);
         return Collections.unmodifiableSet(features);
     }
