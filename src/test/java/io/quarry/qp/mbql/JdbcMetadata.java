@@ -1,7 +1,7 @@
 package io.quarry.qp.mbql;
 
-import io.quarry.driver.h2.H2Driver;
 import io.quarry.driver.SqlDialect;
+import io.quarry.driver.h2.H2Driver;
 import io.quarry.sync.DisplayNames;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.Table;
