@@ -21,6 +21,10 @@ public interface Driver {
     /** The connection form: what {@code details} holds, as Metabase's {@code details-fields}. */
     List<DetailField> detailFields();
 
+    /**
+     * What the engine advertises (the database's {@code features}, as Metabase's keywords); the compiler asks the
+     * engine's {@link #dialect()} before emitting an optional feature, and every advertised feature compiles.
+     */
     Set<Feature> features();
 
     default boolean supports(Feature feature) {
@@ -33,7 +37,7 @@ public interface Driver {
      */
     ConnectionSpec connectionSpec(Map<String, Object> details);
 
-    /** The SQL this engine speaks. */
+    /** The SQL this engine speaks: for compiled structured queries, sync's profiling queries and uploads. */
     SqlDialect dialect();
 
     /** Quarry's base type ({@code type/Integer}) for a column's JDBC type code and database type name. */

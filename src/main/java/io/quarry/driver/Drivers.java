@@ -1,5 +1,10 @@
 package io.quarry.driver;
 
+import io.quarry.driver.duckdb.DuckDbDriver;
+import io.quarry.driver.h2.H2Driver;
+import io.quarry.driver.mysql.MySqlDriver;
+import io.quarry.driver.postgres.PostgresDriver;
+import io.quarry.driver.sqlite.SqliteDriver;
 import io.quarry.web.error.ApiException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +30,8 @@ public final class Drivers {
     }
 
     /**
-     * Every engine Quarry ships, the H2 driver refusing {@code appDatabaseUrl}'s file when the application database
+     * Every engine Quarry ships — the one list of engines: each lives in its own package ({@code io.quarry.driver.h2},
+     * ...) with its dialect — the H2 driver refusing {@code appDatabaseUrl}'s file when the application database
      * is H2 (see {@link H2Driver#fileOf(String)}).
      */
     public static Drivers standard(String appDatabaseUrl) {

@@ -2,26 +2,51 @@ package io.quarry.driver;
 
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** What JDBC engines share: type mapping by JDBC type code, standard SQL, a generic failure explanation. */
+/**
+ * What JDBC engines share: type mapping by JDBC type code, the features every engine has, a generic failure
+ * explanation. Each engine's package ({@code io.quarry.driver.postgres}, ...) holds its driver and its
+ * {@link SqlDialect}; the driver's features are the ones its dialect is built with.
+ */
 public abstract class JdbcDriver implements Driver {
-    private static final SqlDialect STANDARD = new SqlDialect() { };
+    private volatile SqlDialect standardDialect;
 
+    /** The standard features; an engine with its own package overrides this with its own set. */
     @Override
     public Set<Feature> features() {
+        return Collections.unmodifiableSet(standardFeatures());
+    }
+
+    /** Standard SQL ({@link AnsiDialect}) compiling {@link #features()}; an engine with its own package overrides this. */
+    @Override
+    public SqlDialect dialect() {
+        SqlDialect dialect = standardDialect;
+        if (dialect == null) {
+            dialect = new AnsiDialect(engine(), displayName(), features());
+            standardDialect = dialect;
+        }
+        return dialect;
+    }
+
+    /** The features every JDBC engine has; an engine adds its own (or, like SQLite, removes one). */
+    protected static Set<Feature> standardFeatures() {
         return EnumSet.of(Feature.BASIC_AGGREGATIONS, Feature.STANDARD_DEVIATION_AGGREGATIONS, Feature.EXPRESSIONS,
                 Feature.FOREIGN_KEYS, Feature.NESTED_QUERIES, Feature.BINNING, Feature.NATIVE_PARAMETERS,
                 Feature.CASE_SENSITIVITY_STRING_FILTER_OPTIONS, Feature.LEFT_JOIN, Feature.INNER_JOIN, Feature.NOW);
     }
 
-    @Override
-    public SqlDialect dialect() {
-        return STANDARD;
+    /** {@link #standardFeatures()} plus {@code more}, unmodifiable. */
+    protected static Set<Feature> standardFeaturesAnd(Feature... more) {
+        Set<Feature> features = standardFeatures();
+        features.addAll(List.of(more));
+        return Collections.unmodifiableSet(features);
     }
 
     @Override

@@ -180,6 +180,11 @@ public final class DatabaseService {
         return drivers.require(database.engine);
     }
 
+    /** The driver of the database's engine, or null when Quarry ships none for it. */
+    public Driver findDriverOf(Database database) {
+        return database.engine == null ? null : drivers.find(database.engine);
+    }
+
     /** A pooled connection to a connected database; the caller closes it. */
     public Connection connect(Database database) throws SQLException {
         return pools.connection(database.id, driverOf(database).connectionSpec(database.details));

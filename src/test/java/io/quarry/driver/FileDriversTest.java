@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.duckdb.DuckDbDriver;
+import io.quarry.driver.sqlite.SqliteDriver;
 import io.quarry.web.error.ApiException;
 import java.nio.file.Files;
 import java.nio.file.Path;

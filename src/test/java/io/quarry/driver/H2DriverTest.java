@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.h2.H2Driver;
 import io.quarry.web.error.ApiException;
 import java.nio.file.Files;
 import java.nio.file.Path;

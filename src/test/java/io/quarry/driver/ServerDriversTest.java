@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.mysql.MySqlDriver;
+import io.quarry.driver.postgres.PostgresDriver;
 import io.quarry.web.error.ApiException;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -5,7 +5,12 @@ import static io.quarry.qp.mbql.Clauses.integral;
 import static io.quarry.qp.mbql.Clauses.invalid;
 import static io.quarry.qp.mbql.Clauses.need;
 import static io.quarry.qp.mbql.Clauses.number;
+import static io.quarry.qp.mbql.Clauses.requireFeature;
 
+import io.quarry.driver.Feature;
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
 import io.quarry.qp.mbql.StageScope.OrderEntry;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +24,7 @@ import java.util.Set;
 final class AggregationCompiler {
     private final StageScope scope;
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
 
     AggregationCompiler(StageScope scope) {
         this.scope = scope;
@@ -120,17 +125,23 @@ final class AggregationCompiler {
         switch (op) {
             case "stddev" -> {
                 need(args, 1, op);
-                return new Agg(d.stddev(numeric(scope.expressionCompiler.expr(args.get(0)))), "stddev", "Standard deviation of " + display(args.get(0)),
+                Sql column = numeric(scope.expressionCompiler.expr(args.get(0)));
+                requireFeature(d, Feature.STANDARD_DEVIATION_AGGREGATIONS, "Standard deviation");
+                return new Agg(d.stddev(column), "stddev", "Standard deviation of " + display(args.get(0)),
                         MbqlTypes.FLOAT, null);
             }
             case "var" -> {
                 need(args, 1, op);
-                return new Agg(d.variance(numeric(scope.expressionCompiler.expr(args.get(0)))), "var", "Variance of " + display(args.get(0)),
+                Sql column = numeric(scope.expressionCompiler.expr(args.get(0)));
+                requireFeature(d, Feature.STANDARD_DEVIATION_AGGREGATIONS, "Variance");
+                return new Agg(d.variance(column), "var", "Variance of " + display(args.get(0)),
                         MbqlTypes.FLOAT, null);
             }
             case "median" -> {
                 need(args, 1, op);
-                return new Agg(d.median(numeric(scope.expressionCompiler.expr(args.get(0)))), "median", "Median of " + display(args.get(0)), MbqlTypes.FLOAT,
+                Sql column = numeric(scope.expressionCompiler.expr(args.get(0)));
+                requireFeature(d, Feature.PERCENTILE_AGGREGATIONS, "Median");
+                return new Agg(d.median(column), "median", "Median of " + display(args.get(0)), MbqlTypes.FLOAT,
                         null);
             }
             case "percentile" -> {
@@ -138,7 +149,9 @@ final class AggregationCompiler {
                 if (!(args.get(1) instanceof Number p) || p.doubleValue() < 0 || p.doubleValue() > 1) {
                     throw invalid("A percentile is a number from 0 to 1.");
                 }
-                return new Agg(d.percentile(numeric(scope.expressionCompiler.expr(args.get(0))), p.doubleValue()), "percentile",
+                Sql column = numeric(scope.expressionCompiler.expr(args.get(0)));
+                requireFeature(d, Feature.PERCENTILE_AGGREGATIONS, "Percentile");
+                return new Agg(d.percentile(column, p.doubleValue()), "percentile",
                         number(p) + "th percentile of " + display(args.get(0)), MbqlTypes.FLOAT, null);
             }
             default -> throw new IllegalStateException("Not handled here: " + op);

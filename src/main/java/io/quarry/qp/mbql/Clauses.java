@@ -1,5 +1,8 @@
 package io.quarry.qp.mbql;
 
+import io.quarry.driver.Feature;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
 import io.quarry.qp.QueryFailure;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -10,9 +13,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Small checks and helpers shared by the passes and the SQL compilers of legacy MBQL clauses. */
 final class Clauses {
@@ -21,6 +24,16 @@ final class Clauses {
 
     static QueryFailure invalid(String message) {
         return new QueryFailure(QueryFailure.Type.INVALID_QUERY, message);
+    }
+
+    /**
+     * Asks the engine for a feature before its SQL is emitted: "{@code what} is not supported by {@code <engine>}." as
+     * an invalid query when the engine lacks it.
+     */
+    static void requireFeature(SqlDialect dialect, Feature feature, String what) {
+        if (!dialect.supports(feature)) {
+            throw invalid(what + " is not supported by " + dialect.displayName() + ".");
+        }
     }
 
     /** A value as a failure message quotes it, shortened to 80 characters. */

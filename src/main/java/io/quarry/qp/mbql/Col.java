@@ -1,5 +1,7 @@
 package io.quarry.qp.mbql;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.TemporalUnit;
 import io.quarry.warehouse.Field;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package io.quarry.qp.mbql;
 import static io.quarry.qp.mbql.Clauses.invalid;
 import static io.quarry.qp.mbql.Clauses.withRefOption;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,7 +14,7 @@ import java.util.Map;
 final class ColumnBinner {
     private final StageScope scope;
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
 
     ColumnBinner(StageScope scope) {
         this.scope = scope;

@@ -5,6 +5,9 @@ import static io.quarry.qp.mbql.Clauses.describe;
 import static io.quarry.qp.mbql.Clauses.invalid;
 import static io.quarry.qp.mbql.Clauses.ref;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
 import io.quarry.qp.mbql.StageScope.Implicit;
 import io.quarry.qp.mbql.StageScope.Join;
 import io.quarry.warehouse.Field;
@@ -22,7 +25,7 @@ import java.util.Objects;
 final class ColumnCompiler {
     private final StageScope scope;
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
 
     ColumnCompiler(StageScope scope) {
         this.scope = scope;

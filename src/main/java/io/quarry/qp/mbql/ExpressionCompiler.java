@@ -6,9 +6,14 @@ import static io.quarry.qp.mbql.Clauses.intervalUnit;
 import static io.quarry.qp.mbql.Clauses.invalid;
 import static io.quarry.qp.mbql.Clauses.need;
 import static io.quarry.qp.mbql.Clauses.number;
+import static io.quarry.qp.mbql.Clauses.requireFeature;
 import static io.quarry.qp.mbql.Clauses.temporalLiteral;
 import static io.quarry.qp.mbql.Clauses.wholeNumber;
 
+import io.quarry.driver.Feature;
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -24,7 +29,7 @@ import java.util.Set;
 final class ExpressionCompiler {
     private final StageScope scope;
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
 
     ExpressionCompiler(StageScope scope) {
         this.scope = scope;
@@ -197,8 +202,10 @@ final class ExpressionCompiler {
                 if (unit == TemporalUnit.MILLISECOND) {
                     throw invalid("datetime-diff counts seconds at the finest.");
                 }
-                return new Typed(d.datetimeDiff(unit, temporalExpr(args.get(0)).sql(), temporalExpr(args.get(1)).sql()),
-                        MbqlTypes.INTEGER, null);
+                Sql from = temporalExpr(args.get(0)).sql();
+                Sql to = temporalExpr(args.get(1)).sql();
+                requireFeature(d, Feature.DATETIME_DIFF, "datetime-diff");
+                return new Typed(d.datetimeDiff(unit, from, to), MbqlTypes.INTEGER, null);
             }
             case "now" -> {
                 return new Typed(d.now(), MbqlTypes.DATE_TIME_LOCAL_TZ, null);

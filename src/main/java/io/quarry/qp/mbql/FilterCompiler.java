@@ -13,6 +13,9 @@ import static io.quarry.qp.mbql.Clauses.ref;
 import static io.quarry.qp.mbql.Clauses.temporalLiteral;
 import static io.quarry.qp.mbql.Clauses.wholeNumber;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -29,7 +32,7 @@ import java.util.Set;
 final class FilterCompiler {
     private final StageScope scope;
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
 
     FilterCompiler(StageScope scope) {
         this.scope = scope;
@@ -398,7 +401,7 @@ final class FilterCompiler {
                 }
             } else if (MbqlTypes.isa(type, MbqlTypes.BOOLEAN) && ("true".equalsIgnoreCase(s) || "false".equalsIgnoreCase(s))) {
                 bound = Boolean.parseBoolean(s);
-            } else if (MbqlTypes.isa(type, MbqlTypes.UUID) && "postgres".equals(d.engine())) {
+            } else if (MbqlTypes.isa(type, MbqlTypes.UUID) && d.hasUuidType()) {
                 try {
                     bound = java.util.UUID.fromString(s);
                 } catch (IllegalArgumentException notUuid) {

@@ -1,5 +1,7 @@
 package io.quarry.qp.mbql;
 
+import io.quarry.driver.AnsiDialect;
+import io.quarry.driver.SqlDialect;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryFailure;
 import java.time.DayOfWeek;
@@ -19,7 +21,7 @@ public final class MbqlCompiler {
     public static final double DEFAULT_BIN_WIDTH = 10.0;
 
     /** Everything compilation depends on besides the query. */
-    public record Context(MbqlDialect dialect, MbqlMetadata metadata, MbqlReferences references, long databaseId,
+    public record Context(SqlDialect dialect, MbqlMetadata metadata, MbqlReferences references, long databaseId,
                           LocalDateTime now, DayOfWeek firstDayOfWeek, int defaultBins, double defaultBinWidth) {
     }
 
@@ -47,6 +49,7 @@ public final class MbqlCompiler {
             }
             return new CompiledQuery(stage.sql().text(), new ArrayList<>(stage.sql().params()), columns);
         } catch (AnsiDialect.UnsupportedFeature e) {
+            // The compilers ask the dialect for a feature before emitting it; this is the dialect's own guard.
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, e.getMessage());
         } catch (IllegalArgumentException | ClassCastException e) {
             // A safety net for the untyped MBQL 5 and legacy conversions (LegacyNormalizer, Mbql5, MbqlParameters);

@@ -1,24 +1,33 @@
 package io.quarry.qp.mbql;
 
+import io.quarry.driver.Driver;
+import io.quarry.driver.Drivers;
+import io.quarry.driver.SqlDialect;
 import java.util.Locale;
+import java.util.Map;
 
-/** The dialect for a database's engine key. */
+/**
+ * The dialect for an engine key, outside a running Quarry (tests, tools). The compiler itself gets the dialect from
+ * the database's driver ({@link Driver#dialect()}); the engines are the ones {@link Drivers#standard()} lists.
+ *
+ * @deprecated ask the database's driver: {@code databases.driverOf(database).dialect()}.
+ */
+@Deprecated
 public final class MbqlDialects {
+    /** Engine keys other tools use for the same engines. */
+    private static final Map<String, String> ALIASES = Map.of("postgresql", "postgres", "mariadb", "mysql");
+    private static final Drivers STANDARD = Drivers.standard();
+
     private MbqlDialects() {
     }
 
     /** The dialect of an engine; null when Quarry cannot compile structured queries for it. */
-    public static MbqlDialect forEngine(String engine) {
+    public static SqlDialect forEngine(String engine) {
         if (engine == null) {
             return null;
         }
-        return switch (engine.toLowerCase(Locale.ROOT)) {
-            case "h2" -> new H2Dialect();
-            case "postgres", "postgresql" -> new PostgresDialect();
-            case "mysql", "mariadb" -> new MySqlDialect();
-            case "sqlite" -> new SqliteDialect();
-            case "duckdb" -> new DuckDbDialect();
-            default -> null;
-        };
+        String key = engine.toLowerCase(Locale.ROOT);
+        Driver driver = STANDARD.find(ALIASES.getOrDefault(key, key));
+        return driver == null ? null : driver.dialect();
     }
 }

@@ -1,6 +1,8 @@
 package io.quarry.qp.mbql;
 
 import io.quarry.appdb.Db;
+import io.quarry.driver.Driver;
+import io.quarry.driver.SqlDialect;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.Query;
 import io.quarry.qp.QueryFailure;
@@ -14,8 +16,8 @@ import java.time.ZoneOffset;
 import java.util.Locale;
 
 /**
- * The compile stage of the query pipeline for structured queries: picks the database's dialect, reads its metadata and
- * compiles. Saved questions, segments and metrics are resolved through {@link MbqlReferences}, which the modules owning
+ * The compile stage of the query pipeline for structured queries: asks the database's driver for its dialect, reads
+ * its metadata and compiles. Saved questions, segments and metrics are resolved through {@link MbqlReferences}, which the modules owning
  * them plug in with {@link #useReferences}.
  */
 public final class MbqlQueries {
@@ -43,7 +45,8 @@ public final class MbqlQueries {
 
     /** As {@link #compile(Query, Database)}, resolving cards, segments and metrics through {@code references}. */
     public CompiledQuery compile(Query query, Database database, MbqlReferences references) {
-        MbqlDialect dialect = MbqlDialects.forEngine(database.engine);
+        Driver driver = databases.findDriverOf(database);
+        SqlDialect dialect = driver == null ? null : driver.dialect();
         if (dialect == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured queries are not supported for "
                     + database.engine + " databases yet.");

@@ -1,5 +1,6 @@
 package io.quarry.qp.mbql;
 
+import io.quarry.driver.TemporalUnit;
 import io.quarry.qp.Column;
 import io.quarry.warehouse.Field;
 import java.util.LinkedHashMap;

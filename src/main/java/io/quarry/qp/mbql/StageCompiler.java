@@ -6,6 +6,9 @@ import static io.quarry.qp.mbql.Clauses.list;
 import static io.quarry.qp.mbql.Clauses.number;
 import static io.quarry.qp.mbql.Clauses.ref;
 
+import io.quarry.driver.Feature;
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
 import io.quarry.qp.H2Guard;
 import io.quarry.qp.mbql.AggregationCompiler.Agg;
 import io.quarry.qp.mbql.StageScope.Implicit;
@@ -39,7 +42,7 @@ final class StageCompiler {
     }
 
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
     private final StageScope scope;
     private final int depth;
     /** The stage as written, then as the stage passes left it. */
@@ -138,14 +141,14 @@ final class StageCompiler {
         String keyword = switch (strategy) {
             case "left-join" -> "LEFT JOIN";
             case "right-join" -> {
-                if (!d.supportsRightJoin()) {
+                if (!d.supports(Feature.RIGHT_JOIN)) {
                     throw invalid("RIGHT JOIN is not supported by this database.");
                 }
                 yield "RIGHT JOIN";
             }
             case "inner-join" -> "INNER JOIN";
             case "full-join" -> {
-                if (!d.supportsFullJoin()) {
+                if (!d.supports(Feature.FULL_JOIN)) {
                     throw invalid("FULL JOIN is not supported by this database.");
                 }
                 yield "FULL JOIN";

@@ -3,6 +3,9 @@ package io.quarry.qp.mbql;
 import static io.quarry.qp.mbql.Clauses.describe;
 import static io.quarry.qp.mbql.Clauses.invalid;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.qp.mbql.StageCompiler.Stage;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.Table;
 import java.util.ArrayList;
@@ -11,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.quarry.qp.mbql.StageCompiler.Stage;
 import java.util.function.Supplier;
 
 /**
@@ -20,7 +22,7 @@ import java.util.function.Supplier;
  */
 final class StageScope {
     final MbqlCompiler.Context ctx;
-    final MbqlDialect d;
+    final SqlDialect d;
     final ColumnCompiler columnCompiler;
     final TemporalBucketing temporalBucketing;
     final ColumnBinner columnBinner;

@@ -3,6 +3,9 @@ package io.quarry.qp.mbql;
 import static io.quarry.qp.mbql.Clauses.invalid;
 import static io.quarry.qp.mbql.Clauses.withRefOption;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
 import java.util.Map;
 
 /**
@@ -12,7 +15,7 @@ import java.util.Map;
 final class TemporalBucketing {
     private final StageScope scope;
     private final MbqlCompiler.Context ctx;
-    private final MbqlDialect d;
+    private final SqlDialect d;
 
     TemporalBucketing(StageScope scope) {
         this.scope = scope;
@@ -62,17 +65,17 @@ final class TemporalBucketing {
     /** An extraction unit as an integer expression; days and weeks follow the start-of-week setting. */
     Sql extract(TemporalUnit unit, Sql sql) {
         return switch (unit) {
-            case SECOND_OF_MINUTE -> d.extract(MbqlDialect.Part.SECOND, sql);
-            case MINUTE_OF_HOUR -> d.extract(MbqlDialect.Part.MINUTE, sql);
-            case HOUR_OF_DAY -> d.extract(MbqlDialect.Part.HOUR, sql);
-            case DAY_OF_MONTH -> d.extract(MbqlDialect.Part.DAY, sql);
-            case DAY_OF_YEAR -> d.extract(MbqlDialect.Part.DAY_OF_YEAR, sql);
-            case MONTH_OF_YEAR -> d.extract(MbqlDialect.Part.MONTH, sql);
-            case QUARTER_OF_YEAR -> d.extract(MbqlDialect.Part.QUARTER, sql);
-            case YEAR_OF_ERA -> d.extract(MbqlDialect.Part.YEAR, sql);
-            case DAY_OF_WEEK_ISO -> d.extract(MbqlDialect.Part.ISO_DAY_OF_WEEK, sql);
+            case SECOND_OF_MINUTE -> d.extract(SqlDialect.Part.SECOND, sql);
+            case MINUTE_OF_HOUR -> d.extract(SqlDialect.Part.MINUTE, sql);
+            case HOUR_OF_DAY -> d.extract(SqlDialect.Part.HOUR, sql);
+            case DAY_OF_MONTH -> d.extract(SqlDialect.Part.DAY, sql);
+            case DAY_OF_YEAR -> d.extract(SqlDialect.Part.DAY_OF_YEAR, sql);
+            case MONTH_OF_YEAR -> d.extract(SqlDialect.Part.MONTH, sql);
+            case QUARTER_OF_YEAR -> d.extract(SqlDialect.Part.QUARTER, sql);
+            case YEAR_OF_ERA -> d.extract(SqlDialect.Part.YEAR, sql);
+            case DAY_OF_WEEK_ISO -> d.extract(SqlDialect.Part.ISO_DAY_OF_WEEK, sql);
             case DAY_OF_WEEK -> dayOfWeek(sql, ctx.firstDayOfWeek().getValue());
-            case WEEK_OF_YEAR_ISO -> d.extract(MbqlDialect.Part.ISO_WEEK, sql);
+            case WEEK_OF_YEAR_ISO -> d.extract(SqlDialect.Part.ISO_WEEK, sql);
             case WEEK_OF_YEAR, WEEK_OF_YEAR_INSTANCE -> weekOfYear(sql, ctx.firstDayOfWeek());
             case WEEK_OF_YEAR_US -> weekOfYear(sql, java.time.DayOfWeek.SUNDAY);
             default -> throw invalid("Not an extraction unit: " + unit.key);
@@ -81,7 +84,7 @@ final class TemporalBucketing {
 
     /** 1 for the first day of the week ({@code firstDay}: Monday = 1 … Sunday = 7), 7 for the last. */
     private Sql dayOfWeek(Sql sql, int firstDay) {
-        Sql iso = d.extract(MbqlDialect.Part.ISO_DAY_OF_WEEK, sql);
+        Sql iso = d.extract(SqlDialect.Part.ISO_DAY_OF_WEEK, sql);
         if (firstDay == 1) {
             return iso;
         }
@@ -95,7 +98,7 @@ final class TemporalBucketing {
     private Sql weekOfYear(Sql sql, java.time.DayOfWeek firstDay) {
         Sql startOfYear = d.truncate(TemporalUnit.YEAR, sql, firstDay);
         Sql daysTillFirstFullWeek = Sql.format("(8 - %s)", dayOfWeek(startOfYear, firstDay.getValue()));
-        return d.toInteger(Sql.format("(CEIL((%s - %s) / 7.0) + 1)", d.extract(MbqlDialect.Part.DAY_OF_YEAR, sql),
+        return d.toInteger(Sql.format("(CEIL((%s - %s) / 7.0) + 1)", d.extract(SqlDialect.Part.DAY_OF_YEAR, sql),
                 daysTillFirstFullWeek));
     }
 }

@@ -1,6 +1,7 @@
 package io.quarry.qp.mbql;
 
 import io.quarry.appdb.Db;
+import io.quarry.driver.SqlDialect;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
@@ -27,13 +28,13 @@ public final class WarehouseMetadata implements MbqlMetadata {
 
     private final DatabaseService databases;
     private final Database database;
-    private final MbqlDialect dialect;
+    private final SqlDialect dialect;
     private final Map<Long, Table> tables = new HashMap<>();
     private final Map<Long, Field> fields = new HashMap<>();
     private final Map<Long, List<Field>> fieldsByTable = new HashMap<>();
     private final Map<Long, double[]> ranges = new HashMap<>();
 
-    public WarehouseMetadata(Db db, DatabaseService databases, Database database, MbqlDialect dialect) {
+    public WarehouseMetadata(Db db, DatabaseService databases, Database database, SqlDialect dialect) {
         this.databases = databases;
         this.database = database;
         this.dialect = dialect;

@@ -3,6 +3,7 @@ package io.quarry.qp.mbql;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.SqlDialect;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryFailure;
 import io.quarry.sample.SampleDatabase;
@@ -72,7 +73,7 @@ class CrossEngineQueriesTest {
     @ValueSource(strings = {"h2", "sqlite", "duckdb"})
     void keyQueriesAnswerWhatTheReferenceSqlAnswers(String engine) throws Exception {
         try (Connection c = open(engine)) {
-            MbqlDialect dialect = MbqlDialects.forEngine(engine);
+            SqlDialect dialect = MbqlDialects.forEngine(engine);
             JdbcMetadata metadata = new JdbcMetadata(c, engine.equals("h2") ? "PUBLIC" : null, dialect);
             metadata.semanticType("PEOPLE", "LATITUDE", "type/Latitude");
             KeyQueries.Ids ids = new KeyQueries.Ids() {

@@ -2,6 +2,7 @@ package io.quarry.qp.mbql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.quarry.driver.h2.H2Dialect;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

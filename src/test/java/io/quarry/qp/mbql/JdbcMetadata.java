@@ -1,6 +1,7 @@
 package io.quarry.qp.mbql;
 
-import io.quarry.driver.H2Driver;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.h2.H2Driver;
 import io.quarry.sync.DisplayNames;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.Table;
@@ -23,9 +24,9 @@ final class JdbcMetadata implements MbqlMetadata {
     private final Map<Long, Field> fields = new LinkedHashMap<>();
     private final Map<String, Field> byName = new HashMap<>();
     private final Connection connection;
-    private final MbqlDialect dialect;
+    private final SqlDialect dialect;
 
-    JdbcMetadata(Connection connection, String schema, MbqlDialect dialect) throws SQLException {
+    JdbcMetadata(Connection connection, String schema, SqlDialect dialect) throws SQLException {
         this.connection = connection;
         this.dialect = dialect;
         DatabaseMetaData meta = connection.getMetaData();

@@ -1,5 +1,6 @@
 package io.quarry.qp.mbql;
 
+import io.quarry.driver.h2.H2Dialect;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

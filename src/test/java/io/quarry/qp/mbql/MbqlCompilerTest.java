@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.duckdb.DuckDbDialect;
+import io.quarry.driver.h2.H2Dialect;
+import io.quarry.driver.mysql.MySqlDialect;
+import io.quarry.driver.postgres.PostgresDialect;
+import io.quarry.driver.sqlite.SqliteDialect;
 import io.quarry.qp.Column;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryFailure;
@@ -31,12 +37,12 @@ class MbqlCompilerTest {
     static final String PRODUCTS = "\"PUBLIC\".\"PRODUCTS\"";
     static final String PEOPLE = "\"PUBLIC\".\"PEOPLE\"";
 
-    static CompiledQuery compile(MbqlDialect dialect, FakeMetadata metadata, MbqlReferences references, String json) {
+    static CompiledQuery compile(SqlDialect dialect, FakeMetadata metadata, MbqlReferences references, String json) {
         return new MbqlCompiler(new MbqlCompiler.Context(dialect, metadata, references, 1, NOW, DayOfWeek.SUNDAY, 8, 10.0))
                 .compile(KeyQueries.parse(json));
     }
 
-    static CompiledQuery compile(MbqlDialect dialect, String json) {
+    static CompiledQuery compile(SqlDialect dialect, String json) {
         return compile(dialect, FakeMetadata.shop(), MbqlReferences.NONE, json);
     }
 

@@ -5,6 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.AnsiDialect;
+import io.quarry.driver.Sql;
+import io.quarry.driver.SqlDialect;
+import io.quarry.driver.TemporalUnit;
+import io.quarry.driver.duckdb.DuckDbDialect;
+import io.quarry.driver.h2.H2Dialect;
+import io.quarry.driver.mysql.MySqlDialect;
+import io.quarry.driver.postgres.PostgresDialect;
+import io.quarry.driver.sqlite.SqliteDialect;
 import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -61,13 +70,13 @@ class MbqlDialectsTest {
 
     @Test
     void extraction() {
-        assertEquals("EXTRACT(ISO_DAY_OF_WEEK FROM x)", new H2Dialect().extract(MbqlDialect.Part.ISO_DAY_OF_WEEK, X).text());
-        assertEquals("CAST(EXTRACT(ISODOW FROM x) AS INTEGER)", new PostgresDialect().extract(MbqlDialect.Part.ISO_DAY_OF_WEEK, X).text());
-        assertEquals("CAST(FLOOR(EXTRACT(SECOND FROM x)) AS INTEGER)", new PostgresDialect().extract(MbqlDialect.Part.SECOND, X).text());
-        assertEquals("(WEEKDAY(x) + 1)", new MySqlDialect().extract(MbqlDialect.Part.ISO_DAY_OF_WEEK, X).text());
-        assertEquals("WEEK(x, 3)", new MySqlDialect().extract(MbqlDialect.Part.ISO_WEEK, X).text());
-        assertEquals("((CAST(STRFTIME('%m', x) AS INTEGER) + 2) / 3)", new SqliteDialect().extract(MbqlDialect.Part.QUARTER, X).text());
-        assertEquals("CAST(EXTRACT(DOY FROM x) AS INTEGER)", new DuckDbDialect().extract(MbqlDialect.Part.DAY_OF_YEAR, X).text());
+        assertEquals("EXTRACT(ISO_DAY_OF_WEEK FROM x)", new H2Dialect().extract(SqlDialect.Part.ISO_DAY_OF_WEEK, X).text());
+        assertEquals("CAST(EXTRACT(ISODOW FROM x) AS INTEGER)", new PostgresDialect().extract(SqlDialect.Part.ISO_DAY_OF_WEEK, X).text());
+        assertEquals("CAST(FLOOR(EXTRACT(SECOND FROM x)) AS INTEGER)", new PostgresDialect().extract(SqlDialect.Part.SECOND, X).text());
+        assertEquals("(WEEKDAY(x) + 1)", new MySqlDialect().extract(SqlDialect.Part.ISO_DAY_OF_WEEK, X).text());
+        assertEquals("WEEK(x, 3)", new MySqlDialect().extract(SqlDialect.Part.ISO_WEEK, X).text());
+        assertEquals("((CAST(STRFTIME('%m', x) AS INTEGER) + 2) / 3)", new SqliteDialect().extract(SqlDialect.Part.QUARTER, X).text());
+        assertEquals("CAST(EXTRACT(DOY FROM x) AS INTEGER)", new DuckDbDialect().extract(SqlDialect.Part.DAY_OF_YEAR, X).text());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.quarry.qp.mbql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.quarry.driver.Sql;
 import io.quarry.qp.QueryFailure;
 import java.util.List;
 import java.util.Map;

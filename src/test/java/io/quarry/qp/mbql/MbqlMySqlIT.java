@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.driver.mysql.MySqlDialect;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryFailure;
 import io.quarry.sample.SampleDatabase;

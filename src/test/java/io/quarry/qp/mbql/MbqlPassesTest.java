@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.quarry.driver.h2.H2Dialect;
 import io.quarry.qp.QueryFailure;
 import java.util.List;
 import java.util.Map;

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.driver.postgres.PostgresDialect;
 import io.quarry.qp.CompiledQuery;
+import io.quarry.sample.SampleDatabase;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.PostgresTargets;
 import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
-import io.quarry.sample.SampleDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;

@@ -3,6 +3,7 @@ package io.quarry.qp.mbql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.quarry.driver.h2.H2Dialect;
 import io.quarry.qp.QueryFailure;
 import java.time.DayOfWeek;
 import java.util.List;

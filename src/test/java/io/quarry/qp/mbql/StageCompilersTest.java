@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.driver.Sql;
+import io.quarry.driver.TemporalUnit;
 import io.quarry.qp.QueryFailure;
 import io.quarry.warehouse.Table;
 import java.util.List;

@@ -1,7 +1,10 @@
-package io.quarry.driver;
+package io.quarry.driver.mysql;
 
+import io.quarry.driver.ConnectionErrors;
+import io.quarry.driver.Feature;
+import io.quarry.driver.ServerDriver;
+import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -9,13 +12,11 @@ import java.util.Set;
 
 /** MySQL and MariaDB servers, through MySQL Connector/J (both speak the same protocol). */
 public final class MySqlDriver extends ServerDriver {
-    /** Back-ticked identifiers, as MySQL quotes them unless ANSI_QUOTES is on. */
-    static final SqlDialect DIALECT = new SqlDialect() {
-        @Override
-        public String quote(String identifier) {
-            return "`" + identifier.replace("`", "``") + "`";
-        }
-    };
+    /** What the engine supports; its dialect compiles these. */
+    static final Set<Feature> FEATURES = standardFeaturesAnd(
+            Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE,
+            Feature.PERSIST_MODELS);
+    private static final SqlDialect DIALECT = new MySqlDialect();
 
     @Override
     public String engine() {
@@ -81,10 +82,7 @@ public final class MySqlDriver extends ServerDriver {
 
     @Override
     public Set<Feature> features() {
-        Set<Feature> features = EnumSet.copyOf(super.features());
-        features.addAll(EnumSet.of(Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE,
-                Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS));
-        return features;
+        return FEATURES;
     }
 
     @Override

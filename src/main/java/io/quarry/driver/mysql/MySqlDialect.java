@@ -1,12 +1,14 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver.mysql;
 
+import io.quarry.driver.AnsiDialect;
+import io.quarry.driver.Sql;
+import io.quarry.driver.TemporalUnit;
 import java.time.DayOfWeek;
 
 /** MySQL 8 and MariaDB. */
-final class MySqlDialect extends AnsiDialect {
-    @Override
-    public String engine() {
-        return "mysql";
+public final class MySqlDialect extends AnsiDialect {
+    public MySqlDialect() {
+        super("mysql", "MySQL", MySqlDriver.FEATURES);
     }
 
     @Override
@@ -126,15 +128,7 @@ final class MySqlDialect extends AnsiDialect {
         return Sql.format("TRUNCATE(%s, 0)", expr);
     }
 
-    @Override
-    public Sql median(Sql expr) {
-        throw unsupported("Median", "MySQL");
-    }
 
-    @Override
-    public Sql percentile(Sql expr, double p) {
-        throw unsupported("Percentile", "MySQL");
-    }
 
     @Override
     public Sql unixSecondsToTimestamp(Sql seconds) {
@@ -147,8 +141,4 @@ final class MySqlDialect extends AnsiDialect {
         return super.limitOffset(limit == null && offset > 0 ? Long.valueOf(Long.MAX_VALUE) : limit, offset);
     }
 
-    @Override
-    public boolean supportsFullJoin() {
-        return false;
-    }
 }

@@ -1,13 +1,53 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver;
 
 import java.time.DayOfWeek;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * What most engines share: double-quoted identifiers, {@code DATE_TRUNC}, {@code EXTRACT}, standard casts and
- * aggregates. Engines override only what they do differently.
+ * What most engines share: double-quoted identifiers, {@code DATE_TRUNC}, {@code EXTRACT}, {@code INTERVAL '3 month'}
+ * arithmetic, standard casts and aggregates. Engines override only what they do differently; what an engine lacks is
+ * a {@link Feature} missing from the set it is built with, and the methods of that feature fail with
+ * {@link UnsupportedFeature}. {@link JdbcDriver} uses it as it is for an engine without a dialect of its own.
  */
-abstract class AnsiDialect implements MbqlDialect {
+public class AnsiDialect implements SqlDialect {
+    private final String engine;
+    private final String displayName;
+    private final Set<Feature> features;
+
+    /** A dialect for {@code engine} ({@code "mysql"}, named {@code "MySQL"} in messages) that can compile {@code features}. */
+    public AnsiDialect(String engine, String displayName, Set<Feature> features) {
+        this.engine = engine;
+        this.displayName = displayName;
+        Set<Feature> copy = EnumSet.noneOf(Feature.class);
+        copy.addAll(features);
+        this.features = Collections.unmodifiableSet(copy);
+    }
+
+    @Override
+    public final String engine() {
+        return engine;
+    }
+
+    @Override
+    public final String displayName() {
+        return displayName;
+    }
+
+    @Override
+    public boolean supports(Feature feature) {
+        return features.contains(feature);
+    }
+
+    /** Fails with "{@code what} is not supported by {@code <engine>}." when the engine lacks {@code feature}. */
+    protected final void require(Feature feature, String what) {
+        if (!supports(feature)) {
+            throw unsupported(what, displayName);
+        }
+    }
+
     @Override
     public String quote(String identifier) {
         if (identifier.indexOf('\0') >= 0) {
@@ -67,8 +107,24 @@ abstract class AnsiDialect implements MbqlDialect {
     }
 
     @Override
+    public Sql addInterval(Sql expr, long amount, TemporalUnit unit) {
+        String interval = intervalLiteral(amount, unit);
+        return Sql.format("(%s + INTERVAL '" + interval + "')", expr);
+    }
+
+    @Override
+    public Sql secondsBetween(Sql from, Sql to) {
+        return Sql.format("EXTRACT(EPOCH FROM (CAST(%s AS TIMESTAMP) - CAST(%s AS TIMESTAMP)))", to, from);
+    }
+
+    @Override
     public Sql now() {
         return Sql.raw("NOW()");
+    }
+
+    @Override
+    public Sql unixSecondsToTimestamp(Sql seconds) {
+        return Sql.format("TO_TIMESTAMP(%s)", seconds);
     }
 
     protected String floatType() {
@@ -136,21 +192,25 @@ abstract class AnsiDialect implements MbqlDialect {
 
     @Override
     public Sql stddev(Sql expr) {
+        require(Feature.STANDARD_DEVIATION_AGGREGATIONS, "Standard deviation");
         return Sql.format("STDDEV_POP(%s)", expr);
     }
 
     @Override
     public Sql variance(Sql expr) {
+        require(Feature.STANDARD_DEVIATION_AGGREGATIONS, "Variance");
         return Sql.format("VAR_POP(%s)", expr);
     }
 
     @Override
     public Sql median(Sql expr) {
+        require(Feature.PERCENTILE_AGGREGATIONS, "Median");
         return percentile(expr, 0.5);
     }
 
     @Override
     public Sql percentile(Sql expr, double p) {
+        require(Feature.PERCENTILE_AGGREGATIONS, "Percentile");
         return Sql.format("PERCENTILE_CONT(" + p + ") WITHIN GROUP (ORDER BY %s)", expr);
     }
 
@@ -165,8 +225,8 @@ abstract class AnsiDialect implements MbqlDialect {
     }
 
     /** Thrown for a clause the engine cannot run; the compiler reports it as an invalid query. */
-    static final class UnsupportedFeature extends RuntimeException {
-        UnsupportedFeature(String message) {
+    public static final class UnsupportedFeature extends RuntimeException {
+        public UnsupportedFeature(String message) {
             super(message);
         }
     }

@@ -1,4 +1,4 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,10 +1,17 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver.postgres;
+
+import io.quarry.driver.AnsiDialect;
+import io.quarry.driver.Sql;
 
 /** PostgreSQL. */
-final class PostgresDialect extends AnsiDialect {
+public final class PostgresDialect extends AnsiDialect {
+    public PostgresDialect() {
+        super("postgres", "PostgreSQL", PostgresDriver.FEATURES);
+    }
+
     @Override
-    public String engine() {
-        return "postgres";
+    public boolean hasUuidType() {
+        return true;
     }
 
     @Override
@@ -19,17 +26,6 @@ final class PostgresDialect extends AnsiDialect {
             return Sql.format("CAST(FLOOR(EXTRACT(SECOND FROM %s)) AS INTEGER)", expr);
         }
         return Sql.format("CAST(%s AS INTEGER)", super.extract(part, expr));
-    }
-
-    @Override
-    public Sql addInterval(Sql expr, long amount, TemporalUnit unit) {
-        String interval = intervalLiteral(amount, unit);
-        return Sql.format("(%s + INTERVAL '" + interval + "')", expr);
-    }
-
-    @Override
-    public Sql secondsBetween(Sql from, Sql to) {
-        return Sql.format("EXTRACT(EPOCH FROM (CAST(%s AS TIMESTAMP) - CAST(%s AS TIMESTAMP)))", to, from);
     }
 
     @Override
@@ -54,8 +50,4 @@ final class PostgresDialect extends AnsiDialect {
         return Sql.format("POWER(CAST(%s AS DOUBLE PRECISION), CAST(%s AS DOUBLE PRECISION))", base, exponent);
     }
 
-    @Override
-    public Sql unixSecondsToTimestamp(Sql seconds) {
-        return Sql.format("TO_TIMESTAMP(%s)", seconds);
-    }
 }

@@ -1,5 +1,8 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver.sqlite;
 
+import io.quarry.driver.AnsiDialect;
+import io.quarry.driver.Sql;
+import io.quarry.driver.TemporalUnit;
 import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -12,13 +15,12 @@ import java.util.List;
  * SQLite: dates and times are text ({@code 2024-01-31 10:00:00}), computed with {@code DATE}, {@code DATETIME} and
  * {@code STRFTIME}; no percentiles, standard deviation or variance.
  */
-final class SqliteDialect extends AnsiDialect {
+public final class SqliteDialect extends AnsiDialect {
     private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
     private static final DateTimeFormatter DATE_TIME_MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
-    @Override
-    public String engine() {
-        return "sqlite";
+    public SqliteDialect() {
+        super("sqlite", "SQLite", SqliteDriver.FEATURES);
     }
 
     private static Sql strftimeInt(String format, Sql expr) {
@@ -138,25 +140,9 @@ final class SqliteDialect extends AnsiDialect {
         return Sql.format("LENGTH(%s)", text);
     }
 
-    @Override
-    public Sql stddev(Sql expr) {
-        throw unsupported("Standard deviation", "SQLite");
-    }
 
-    @Override
-    public Sql variance(Sql expr) {
-        throw unsupported("Variance", "SQLite");
-    }
 
-    @Override
-    public Sql median(Sql expr) {
-        throw unsupported("Median", "SQLite");
-    }
 
-    @Override
-    public Sql percentile(Sql expr, double p) {
-        throw unsupported("Percentile", "SQLite");
-    }
 
     @Override
     public Sql unixSecondsToTimestamp(Sql seconds) {

@@ -1,7 +1,10 @@
-package io.quarry.driver;
+package io.quarry.driver.duckdb;
 
+import io.quarry.driver.ConnectionErrors;
+import io.quarry.driver.Feature;
+import io.quarry.driver.FileDriver;
+import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
-import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -14,7 +17,11 @@ import java.util.Set;
  * queries see the database file and nothing else.
  */
 public final class DuckDbDriver extends FileDriver {
-    private static final SqlDialect DIALECT = new SqlDialect() { };
+    /** What the engine supports; its dialect compiles these. */
+    static final Set<Feature> FEATURES = standardFeaturesAnd(
+            Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
+            Feature.DATETIME_DIFF);
+    private static final SqlDialect DIALECT = new DuckDbDialect();
 
     @Override
     public String engine() {
@@ -50,10 +57,7 @@ public final class DuckDbDriver extends FileDriver {
 
     @Override
     public Set<Feature> features() {
-        Set<Feature> features = EnumSet.copyOf(super.features());
-        features.addAll(EnumSet.of(Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX,
-                Feature.PERCENTILE_AGGREGATIONS, Feature.DATETIME_DIFF));
-        return features;
+        return FEATURES;
     }
 
     @Override

@@ -1,7 +1,13 @@
-package io.quarry.driver;
+package io.quarry.driver.h2;
 
+import io.quarry.driver.ConnectionErrors;
+import io.quarry.driver.DetailField;
+import io.quarry.driver.Feature;
+import io.quarry.driver.JdbcDriver;
+import io.quarry.driver.SqlDialect;
 import io.quarry.web.error.ApiException;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +23,9 @@ import java.util.Set;
  * never be connected as a database.
  */
 public final class H2Driver extends JdbcDriver {
+    /** What the engine supports (the standard JDBC features). */
+    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeatures());
+    private static final SqlDialect DIALECT = new H2Dialect();
     /** Options a user may put after the path; everything else (INIT, TRACE_*, AUTO_SERVER...) is refused. */
     private static final Set<String> ALLOWED_OPTIONS = Set.of("ACCESS_MODE_DATA", "IFEXISTS", "USER", "PASSWORD", "MODE",
             "CASE_INSENSITIVE_IDENTIFIERS", "DATABASE_TO_UPPER", "DATABASE_TO_LOWER");
@@ -57,6 +66,16 @@ public final class H2Driver extends JdbcDriver {
     @Override
     public String engine() {
         return "h2";
+    }
+
+    @Override
+    public Set<Feature> features() {
+        return FEATURES;
+    }
+
+    @Override
+    public SqlDialect dialect() {
+        return DIALECT;
     }
 
     @Override

@@ -1,8 +1,12 @@
-package io.quarry.driver;
+package io.quarry.driver.postgres;
 
+import io.quarry.driver.ConnectionErrors;
+import io.quarry.driver.DetailField;
+import io.quarry.driver.Feature;
+import io.quarry.driver.ServerDriver;
+import io.quarry.driver.SqlDialect;
 import io.quarry.web.error.ApiException;
 import java.sql.SQLException;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,7 +15,11 @@ import java.util.Set;
 
 /** PostgreSQL (and servers speaking its protocol), through the official {@code org.postgresql} driver. */
 public final class PostgresDriver extends ServerDriver {
-    private static final SqlDialect DIALECT = new SqlDialect() { };
+    /** What the engine supports; its dialect compiles these. */
+    static final Set<Feature> FEATURES = standardFeaturesAnd(
+            Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
+            Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS);
+    private static final SqlDialect DIALECT = new PostgresDialect();
     private static final Set<String> SSL_MODES = Set.of("allow", "prefer", "require", "verify-ca", "verify-full");
 
     @Override
@@ -78,11 +86,7 @@ public final class PostgresDriver extends ServerDriver {
 
     @Override
     public Set<Feature> features() {
-        Set<Feature> features = EnumSet.copyOf(super.features());
-        features.addAll(EnumSet.of(Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX,
-                Feature.PERCENTILE_AGGREGATIONS, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE,
-                Feature.PERSIST_MODELS));
-        return features;
+        return FEATURES;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver;
 
 import java.time.DayOfWeek;
 import java.time.LocalDateTime;
@@ -10,7 +10,7 @@ import java.util.Locale;
  * Metabase's temporal units: truncations ({@code month} → the first instant of the month) and extractions
  * ({@code month-of-year} → 1..12). Truncation also happens in Java, for the bounds of date filters.
  */
-enum TemporalUnit {
+public enum TemporalUnit {
     DEFAULT("default", "Default", Kind.NONE),
     MILLISECOND("millisecond", "Millisecond", Kind.TRUNCATE),
     SECOND("second", "Second", Kind.TRUNCATE),
@@ -36,11 +36,13 @@ enum TemporalUnit {
     QUARTER_OF_YEAR("quarter-of-year", "Quarter of year", Kind.EXTRACT),
     YEAR_OF_ERA("year-of-era", "Year", Kind.EXTRACT);
 
-    enum Kind { NONE, TRUNCATE, EXTRACT }
+    public enum Kind { NONE, TRUNCATE, EXTRACT }
 
-    final String key;
-    final String displayName;
-    final Kind kind;
+    /** Metabase's key ({@code "month-of-year"}). */
+    public final String key;
+    /** The name people see ({@code "Month of year"}). */
+    public final String displayName;
+    public final Kind kind;
 
     TemporalUnit(String key, String displayName, Kind kind) {
         this.key = key;
@@ -48,16 +50,16 @@ enum TemporalUnit {
         this.kind = kind;
     }
 
-    boolean truncates() {
+    public boolean truncates() {
         return kind == Kind.TRUNCATE;
     }
 
-    boolean extracts() {
+    public boolean extracts() {
         return kind == Kind.EXTRACT;
     }
 
     /** The unit for a key ({@code "month"}, {@code "MONTH"}, {@code "month_of_year"}); null when unknown. */
-    static TemporalUnit of(Object key) {
+    public static TemporalUnit of(Object key) {
         if (!(key instanceof String s)) {
             return null;
         }
@@ -71,7 +73,7 @@ enum TemporalUnit {
     }
 
     /** The start of the unit containing {@code t}; weeks start on {@code firstDay}. */
-    LocalDateTime truncate(LocalDateTime t, DayOfWeek firstDay) {
+    public LocalDateTime truncate(LocalDateTime t, DayOfWeek firstDay) {
         return switch (this) {
             case MILLISECOND -> t.truncatedTo(ChronoUnit.MILLIS);
             case SECOND -> t.truncatedTo(ChronoUnit.SECONDS);
@@ -87,7 +89,7 @@ enum TemporalUnit {
     }
 
     /** {@code t} plus {@code amount} of this unit. */
-    LocalDateTime plus(LocalDateTime t, long amount) {
+    public LocalDateTime plus(LocalDateTime t, long amount) {
         return switch (this) {
             case MILLISECOND -> t.plus(amount, ChronoUnit.MILLIS);
             case SECOND -> t.plusSeconds(amount);

@@ -1,7 +1,12 @@
-package io.quarry.driver;
+package io.quarry.driver.sqlite;
 
+import io.quarry.driver.ConnectionErrors;
+import io.quarry.driver.Feature;
+import io.quarry.driver.FileDriver;
+import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
-import java.util.EnumSet;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -13,9 +18,11 @@ import java.util.Set;
  * this file only. SQLite has no schemas: tables come with a null schema.
  */
 public final class SqliteDriver extends FileDriver {
+    /** What the engine supports (no standard deviation or variance: SQLite has no STDDEV); its dialect compiles these. */
+    static final Set<Feature> FEATURES = sqliteFeatures();
+    private static final SqlDialect DIALECT = new SqliteDialect();
     /** {@code SQLITE_OPEN_READWRITE} alone: opening a missing file fails instead of creating it. */
     private static final int OPEN_READWRITE = 0x02;
-    private static final SqlDialect DIALECT = new SqlDialect() { };
 
     @Override
     public String engine() {
@@ -55,10 +62,7 @@ public final class SqliteDriver extends FileDriver {
 
     @Override
     public Set<Feature> features() {
-        Set<Feature> features = EnumSet.copyOf(super.features());
-        features.remove(Feature.STANDARD_DEVIATION_AGGREGATIONS); // SQLite has no STDDEV
-        features.addAll(EnumSet.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF));
-        return features;
+        return FEATURES;
     }
 
     @Override
@@ -121,5 +125,12 @@ public final class SqliteDriver extends FileDriver {
             case 5, 6 -> ConnectionErrors.fileInUse(); // SQLITE_BUSY, SQLITE_LOCKED
             default -> super.explainConnectionFailure(failure, details);
         };
+    }
+
+    private static Set<Feature> sqliteFeatures() {
+        Set<Feature> features = standardFeatures();
+        features.addAll(List.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF));
+        features.remove(Feature.STANDARD_DEVIATION_AGGREGATIONS);
+        return Collections.unmodifiableSet(features);
     }
 }

@@ -1,21 +1,17 @@
-package io.quarry.qp.mbql;
+package io.quarry.driver.duckdb;
+
+import io.quarry.driver.AnsiDialect;
+import io.quarry.driver.Sql;
 
 /** DuckDB. */
-final class DuckDbDialect extends AnsiDialect {
-    @Override
-    public String engine() {
-        return "duckdb";
+public final class DuckDbDialect extends AnsiDialect {
+    public DuckDbDialect() {
+        super("duckdb", "DuckDB", DuckDbDriver.FEATURES);
     }
 
     @Override
     public Sql extract(Part part, Sql expr) {
         return Sql.format("CAST(%s AS INTEGER)", super.extract(part, expr));
-    }
-
-    @Override
-    public Sql addInterval(Sql expr, long amount, TemporalUnit unit) {
-        String interval = intervalLiteral(amount, unit);
-        return Sql.format("(%s + INTERVAL '" + interval + "')", expr);
     }
 
     @Override
@@ -38,8 +34,4 @@ final class DuckDbDialect extends AnsiDialect {
         return Sql.format("QUANTILE_CONT(%s, " + p + ")", expr);
     }
 
-    @Override
-    public Sql unixSecondsToTimestamp(Sql seconds) {
-        return Sql.format("TO_TIMESTAMP(%s)", seconds);
-    }
 }
