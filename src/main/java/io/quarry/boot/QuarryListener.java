@@ -50,6 +50,7 @@ public final class QuarryListener implements ServletContextListener {
             AppConfig config = new AppConfig(AppConfig.layered(initParams));
             log.info("Starting Quarry with a {} application database", config.dbType);
             Quarry quarry = new Quarry(config, Clock.systemUTC(), state);
+            quarry.start();
             state.ready(quarry);
             log.info("Quarry is ready ({} ms)", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         } catch (Throwable t) {

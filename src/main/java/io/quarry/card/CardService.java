@@ -1,5 +1,7 @@
 package io.quarry.card;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
@@ -54,23 +56,20 @@ public final class CardService implements Revertible {
     private final QueryProcessor processor;
     private final Settings settings;
     private final Clock clock;
-    private CollectionAccess access;
-    private Revisions revisions;
+    private final CollectionAccess access;
+    private final Revisions revisions;
 
-    public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, Clock clock) {
-        this.db = db;
-        this.databases = databases;
-        this.processor = processor;
-        this.settings = settings;
-        this.clock = clock;
+    /** Registers the upload settings. */
+    public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
+            Revisions revisions, Clock clock) {
+        this.db = requireNonNull(db, "db is null");
+        this.databases = requireNonNull(databases, "databases is null");
+        this.processor = requireNonNull(processor, "processor is null");
+        this.settings = requireNonNull(settings, "settings is null");
+        this.access = requireNonNull(access, "access is null");
+        this.revisions = requireNonNull(revisions, "revisions is null");
+        this.clock = requireNonNull(clock, "clock is null");
         CardUploads.register(settings);
-    }
-
-    /** Completes the wiring with services built after this one, and registers cards with {@code /api/revision}. */
-    public void use(CollectionAccess collectionAccess, Revisions revisionHistory) {
-        this.access = collectionAccess;
-        this.revisions = revisionHistory;
-        revisionHistory.register("card", this);
     }
 
     // --- create --------------------------------------------------------------------------------------------------
