@@ -175,12 +175,14 @@ public final class Quarry implements AutoCloseable {
 
         // 3. People: users, then authentication (it reads users), setup (it creates the first one), unsubscribing.
         userModule = UserModule.create(db, settings, mailModule.mailer(), clock, dataPermissions::grantGroupDefaults);
-        authModule = AuthModule.create(config, clock, db, settings, passwords, mailModule.mailer(), userModule.users(), scheduler);
+        authModule = AuthModule.create(config, clock, db, settings, passwords, mailModule.mailer(), userModule.users(),
+                scheduler);
         setup = new SetupService(db, settings, userModule.users());
         unsubscribes = new UnsubscribeService(settings, config, clock);
 
         // 4. Warehouses: connections, sync (it reads their schemas), then metadata (it starts syncs).
-        warehouseModule = WarehouseModule.create(config, clock, db, connectionPools, () -> DriverSettings.connectionTimeoutMillis(settings),
+        warehouseModule = WarehouseModule.create(config, clock, db, connectionPools,
+                () -> DriverSettings.connectionTimeoutMillis(settings),
                 (session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         DatabaseService databaseService = warehouseModule.databases();
         syncModule = SyncModule.create(clock, db, databaseService, warehouseModule.databasePools(), scheduler);
@@ -194,9 +196,9 @@ public final class Quarry implements AutoCloseable {
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
         CardLookups cardLookups = new CardLookups(db, collectionAccess);
-        queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService, metadataModule.metadata(),
-                metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(cardLookups::cardQuery, cardLookups,
-                        segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
+        queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
+                metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(cardLookups::cardQuery,
+                        cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
         // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
         cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock);

@@ -3,6 +3,7 @@ package io.quarry.user;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.appdb.Db;
+import io.quarry.core.UserSummary;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.core.Caller;
@@ -242,11 +243,7 @@ public final class GroupService {
             v.put("email", m.email);
             v.put("first_name", m.firstName);
             v.put("last_name", m.lastName);
-            User u = new User();
-            u.email = m.email;
-            u.firstName = m.firstName;
-            u.lastName = m.lastName;
-            v.put("common_name", u.commonName());
+            v.put("common_name", UserSummary.commonName(m.firstName, m.lastName, m.email));
             v.put("membership_id", m.membershipId);
             v.put("is_group_manager", m.isGroupManager);
             result.add(v);
