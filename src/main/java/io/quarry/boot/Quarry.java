@@ -3,10 +3,7 @@ package io.quarry.boot;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.auth.ApiKeyMapper;
-import io.quarry.auth.ApiKeyService;
-import io.quarry.auth.AuthSettings;
-import io.quarry.auth.ExternalAuthService;
-import io.quarry.auth.LoginHistory;
+import io.quarry.auth.AuthModule;
 import io.quarry.auth.PasswordResetMapper;
 import io.quarry.auth.PasswordResetService;
 import io.quarry.auth.Passwords;
@@ -17,33 +14,27 @@ import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardService;
 import io.quarry.collection.CollectionAccess;
-import io.quarry.collection.CollectionGraph;
-import io.quarry.collection.CollectionItems;
 import io.quarry.collection.CollectionMapper;
+import io.quarry.collection.CollectionModule;
 import io.quarry.collection.CollectionPermissionMapper;
-import io.quarry.collection.CollectionService;
-import io.quarry.collection.CollectionTree;
-import io.quarry.collection.GraphCollectionAccess;
 import io.quarry.core.AppConfig;
-import io.quarry.core.Json;
-import io.quarry.web.docs.ApiDocs;
 import io.quarry.core.ConnectionPools;
+import io.quarry.core.Json;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardService;
-import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
-import io.quarry.mail.EmailService;
-import io.quarry.mail.Mailer;
+import io.quarry.embed.EmbedTokens;
+import io.quarry.mail.MailModule;
 import io.quarry.notification.UnsubscribeService;
-import io.quarry.permission.DataPermissionGraph;
+import io.quarry.parameters.ParameterValues;
 import io.quarry.permission.DataPermissionMapper;
 import io.quarry.permission.DataPermissions;
-import io.quarry.qp.QueryCache;
+import io.quarry.permission.PermissionModule;
+import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
-import io.quarry.qp.QueryExecutor;
-import io.quarry.qp.QueryMetadata;
+import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.revision.RevisionMapper;
@@ -61,30 +52,30 @@ import io.quarry.setup.SetupService;
 import io.quarry.snippet.SnippetMapper;
 import io.quarry.snippet.SnippetService;
 import io.quarry.sync.FieldValuesService;
-import io.quarry.sync.SchemaSync;
 import io.quarry.sync.SyncMapper;
+import io.quarry.sync.SyncModule;
 import io.quarry.sync.SyncSchedules;
 import io.quarry.sync.SyncService;
 import io.quarry.timeline.TimelineMapper;
 import io.quarry.timeline.TimelineService;
-import io.quarry.user.GroupService;
-import io.quarry.user.InviteMailer;
 import io.quarry.user.UserMapper;
+import io.quarry.user.UserModule;
 import io.quarry.user.UserService;
 import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.LogBuffer;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DatabaseUsage;
-import io.quarry.warehouse.DetailsCodec;
+import io.quarry.warehouse.MetadataModule;
 import io.quarry.warehouse.MetadataService;
-import io.quarry.warehouse.SampleDatabaseService;
 import io.quarry.warehouse.SavedQuestions;
-import io.quarry.warehouse.TableQueryMetadata;
 import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.warehouse.WarehouseModule;
+import io.quarry.web.docs.ApiDocs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -94,9 +85,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The composition root: builds every long-lived service once, in dependency order, and closes them in reverse.
- * Every public final field is bound for injection by {@link QuarryApplication}, so adding a service
- * is adding a field here.
+ * The composition root: builds the modules once, in dependency order, and closes them in reverse. Each module with more
+ * than one service is a record built by its own {@code create} (for example {@link UserModule}); a module of one service
+ * is that service. {@link #start()} starts the periodic work once everything is built.
+ *
+ * <p>{@link QuarryApplication} binds for injection every public final field: a module's services one by one (each record
+ * component by its type), any other field by its type.
  */
 public final class Quarry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Quarry.class);
@@ -113,62 +107,52 @@ public final class Quarry implements AutoCloseable {
             SavedQuestionMapper.class,
             CollectionMapper.class);
 
+    // the kernel
     public final AppConfig config;
     public final Clock clock;
     public final AppDatabase appDatabase;
     public final Db db;
     public final Settings settings;
-    public final Passwords passwords;
-    public final Mailer mailer;
-    public final SessionService sessions;
-    public final ApiKeyService apiKeys;
-    public final UserService users;
-    public final SetupService setup;
-    public final GroupService groups;
-    public final InviteMailer invites;
     public final ScheduledExecutorService scheduler;
-    public final PasswordResetService passwordResets;
-    public final ExternalAuthService externalAuth;
-    public final UnsubscribeService unsubscribes;
-    public final LoginHistory loginHistory;
-    public final EmailService email;
     public final ConnectionPools connectionPools;
     public final Diagnostics diagnostics;
+    // the modules, in the order they are built
+    public final MailModule mailModule;
+    public final PermissionModule permissionModule;
+    public final UserModule userModule;
+    public final AuthModule authModule;
+    public final SetupService setup;
+    public final UnsubscribeService unsubscribes;
+    public final WarehouseModule warehouseModule;
+    public final SyncModule syncModule;
+    public final MetadataModule metadataModule;
+    public final CollectionModule collectionModule;
+    public final Revisions revisions;
+    public final SegmentService segments;
+    public final SnippetService snippets;
+    public final QueryModule queryModule;
+    public final CardService cards;
+    public final QueryRunner queryRunner;
+    public final DashboardService dashboards;
+    public final TimelineService timelines;
+    public final SearchService search;
+    public final CardSources cardSources;
+    public final SavedQuestions savedQuestions;
+    public final DatabaseUsage databaseUsage;
+    public final PublicSharing publicSharing;
+    public final EmbedTokens embedTokens;
+    public final ApiDocs apiDocs;
+    // shortcuts to services of the modules above, for tests and tools
+    public final UserService users;
+    public final SessionService sessions;
+    public final PasswordResetService passwordResets;
     public final Drivers drivers;
     public final DatabasePools databasePools;
     public final DatabaseService databases;
-    public final SchemaSync schemaSync;
     public final SyncService sync;
-    public final QueryProcessor queryProcessor;
-    public final QueryCache queryCache;
-    public final QueryRunner queryRunner;
-    public final CardService cards;
-    public final MetadataService metadata;
-    public final TableQueryMetadata tableQueryMetadata;
-    public final QueryMetadata queryMetadata;
-    public final SavedQuestions savedQuestions;
-    public final DatabaseUsage databaseUsage;
     public final FieldValuesService fieldValues;
     public final SyncSchedules syncSchedules;
-    public final ConnectionTester connectionTester;
-    public final SampleDatabaseService sampleDatabases;
-    public final CollectionAccess collectionAccess;
-    public final Revisions revisions;
-    public final DashboardService dashboards;
-    public final TimelineService timelines;
-    public final DataPermissions dataPermissions;
-    public final DataPermissionGraph dataPermissionGraph;
-    public final SearchService search;
-    public final SegmentService segments;
-    public final SnippetService snippets;
-    public final CardSources cardSources;
-    public final CollectionService collections;
-    public final CollectionItems collectionItems;
-    public final CollectionTree collectionTree;
-    public final CollectionGraph collectionGraph;
-    public final ApiDocs apiDocs;
-    public final io.quarry.publicsharing.PublicSharing publicSharing;
-    public final io.quarry.embed.EmbedTokens embedTokens;
+    public final MetadataService metadata;
 
     public Quarry(AppConfig config, Clock clock, StartupProgress progress) {
         this(config, clock, progress, openAppDatabase(config, progress));
@@ -186,88 +170,105 @@ public final class Quarry implements AutoCloseable {
     public Quarry(AppConfig config, Clock clock, StartupProgress progress, AppDatabase appDatabase) {
         this.config = config;
         this.clock = clock;
+        // 1. The kernel: the application database (opened and migrated by the caller), settings, the scheduler and
+        //    the pool registry.
         this.appDatabase = appDatabase;
         db = new Db(appDatabase.sessionFactory(), appDatabase.status());
-        passwords = new Passwords(config);
         settings = new Settings(db, config);
-        mailer = new Mailer(settings);
-        sessions = new SessionService(db, settings, config, clock);
-        apiKeys = new ApiKeyService(db, clock);
-        users = new UserService(db, clock);
-        setup = new SetupService(db, settings, users);
-        groups = new GroupService(db, users);
-        invites = new InviteMailer(settings, mailer);
+        // Settings are listed in the order they are registered (GET /api/setting): core, auth, card uploads, drivers.
+        Passwords passwords = new Passwords(config);
         CoreSettings.register(settings, () -> db.with(UserMapper.class, UserMapper::countPeople) > 0, passwords::rule);
         progress.set(0.9);
         // One scheduler for all background work (sync, field values, persistence, notifications); a few threads so
         // that a long sync does not hold up everything else.
         scheduler = Executors.newScheduledThreadPool(4, named("quarry-scheduler"));
-        passwordResets = new PasswordResetService(db, settings, mailer, sessions, config, clock, scheduler);
-        externalAuth = new ExternalAuthService(db, settings, sessions, users, config, clock);
-        unsubscribes = new UnsubscribeService(settings, config, clock);
-        AuthSettings.register(settings);
         LogBuffer.install();
-        loginHistory = new LoginHistory(db, sessions, clock);
-        email = new EmailService(settings, Duration.ofSeconds(5), Duration.ofSeconds(15));
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
-        // the H2 driver refuses Quarry's own application database file
-        drivers = Drivers.standard(config.dbType == AppConfig.DbType.H2 ? config.dbUrl : null);
-        databasePools = new DatabasePools(connectionPools, config.queryTimeoutSeconds);
-        connectionTester = new ConnectionTester(drivers, () -> DriverSettings.connectionTimeoutMillis(settings));
-        databases = new DatabaseService(db, drivers, databasePools, DetailsCodec.forKey(config.encryptionSecretKey),
-                connectionTester, clock);
-        schemaSync = new SchemaSync(db, databases, clock);
-        sync = new SyncService(databases, schemaSync, scheduler);
-        // What the query processor reads while it compiles and checks rights, built before it: collection rights,
-        // revisions (segments record theirs), data permissions, then the look-ups of cards, segments and snippets.
-        collectionAccess = new GraphCollectionAccess(db);
+
+        // 2. Mail, then data permissions: new groups and new databases get their default permissions in the
+        //    transaction that creates them, so permissions come before users and warehouses.
+        mailModule = MailModule.create(settings);
+        permissionModule = PermissionModule.create(db, clock);
+        DataPermissions dataPermissions = permissionModule.dataPermissions();
+
+        // 3. People: users, then authentication (it reads users), setup (it creates the first one), unsubscribing.
+        userModule = UserModule.create(db, settings, mailModule.mailer(), clock, dataPermissions::grantGroupDefaults);
+        authModule = AuthModule.create(config, clock, db, settings, passwords, mailModule.mailer(), userModule.users(),
+                scheduler);
+        setup = new SetupService(db, settings, userModule.users());
+        unsubscribes = new UnsubscribeService(settings, config, clock);
+
+        // 4. Warehouses: connections, sync (it reads their schemas), then metadata (it starts syncs).
+        warehouseModule = WarehouseModule.create(config, clock, db, connectionPools,
+                () -> DriverSettings.connectionTimeoutMillis(settings),
+                (session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
+        DatabaseService databaseService = warehouseModule.databases();
+        syncModule = SyncModule.create(clock, db, databaseService, warehouseModule.databasePools(), scheduler);
+        metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
+
+        // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,
+        //    revisions (segments record theirs), segment filters, snippet texts, card queries.
+        collectionModule = CollectionModule.create(clock, db);
+        CollectionAccess collectionAccess = collectionModule.collectionAccess();
         revisions = new Revisions(clock);
-        dataPermissions = new DataPermissions(db);
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
         CardLookups cardLookups = new CardLookups(db, collectionAccess);
-        queryProcessor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock,
-                config.queryTimeoutSeconds, new QueryProcessor.Lookups(cardLookups::cardQuery, cardLookups,
-                        segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
-        queryCache = new QueryCache(db, clock);
-        cards = new CardService(db, databases, queryProcessor, settings, clock);
-        queryRunner = new QueryRunner(queryProcessor, queryCache, cards::touch, clock);
-        // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
-        every(Duration.ofHours(6), "query cache purge", () -> queryCache.purgeOlderThan(Duration.ofDays(31)));
-        metadata = new MetadataService(db, databases, sync, clock);
-        tableQueryMetadata = new TableQueryMetadata(databases, metadata, dataPermissions);
-        queryMetadata = new QueryMetadata(databases, metadata, tableQueryMetadata);
-        savedQuestions = new SavedQuestions();
-        databaseUsage = new DatabaseUsage();
-        databaseUsage.register("question", id -> cards.countOnDatabase(id, "question"));
-        databaseUsage.register("dataset", id -> cards.countOnDatabase(id, "model"));
-        databaseUsage.register("metric", id -> cards.countOnDatabase(id, "metric"));
-        every(Duration.ofHours(1), "session purge", sessions::purgeExpired);
-        fieldValues = sync.fieldValues();
-        syncSchedules = new SyncSchedules(db, sync, databasePools, scheduler, clock);
-        syncSchedules.start();
-        DriverSettings.register(settings, drivers);
-        sampleDatabases = new SampleDatabaseService(databases, sync, config, scheduler);
+        queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
+                metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(cardLookups::cardQuery,
+                        cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
+
+        // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
+        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock);
+        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cards::touch, clock);
+        DriverSettings.register(settings, warehouseModule.drivers());
         dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
-        dataPermissionGraph = new DataPermissionGraph(db, clock);
-        databases.onCreate((session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
-        groups.onCreate(dataPermissions::grantGroupDefaults);
         search = new SearchService(db, collectionAccess, dataPermissions);
-        cards.use(collectionAccess, revisions);
+        // Revisions is written to by the services that keep a history and reads back through them for a revert: they
+        // need it first, so they are made reachable through /api/revision here, once they exist.
+        revisions.register("card", cards);
         revisions.register("dashboard", dashboards);
-        publicSharing = new io.quarry.publicsharing.PublicSharing(settings, cards, dashboards, queryRunner,
-                new io.quarry.parameters.ParameterValues(db, queryProcessor, fieldValues, dataPermissions));
-        embedTokens = new io.quarry.embed.EmbedTokens(settings, clock);
-        cardSources = new CardSources(db, collectionAccess, dataPermissions, databases);
-        savedQuestions.register(cardSources);
-        collections = new CollectionService(db, collectionAccess, clock);
-        collectionItems = new CollectionItems(db, collections);
-        collectionTree = new CollectionTree(db, collections);
-        collectionGraph = new CollectionGraph(db, clock);
+
+        // 7. The warehouse views of cards: the Saved Questions virtual database, and how many cards use a database.
+        cardSources = new CardSources(db, collectionAccess, dataPermissions, databaseService);
+        savedQuestions = new SavedQuestions(cardSources);
+        databaseUsage = new DatabaseUsage(Map.of(
+                "question", id -> cards.countOnDatabase(id, "question"),
+                "dataset", id -> cards.countOnDatabase(id, "model"),
+                "metric", id -> cards.countOnDatabase(id, "metric")));
+
+        // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
+        //    description is read from the registered resources.
+        publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner,
+                new ParameterValues(db, queryModule.queryProcessor(), syncModule.fieldValues(), dataPermissions));
+        embedTokens = new EmbedTokens(settings, clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
+
+        users = userModule.users();
+        sessions = authModule.sessions();
+        passwordResets = authModule.passwordResets();
+        drivers = warehouseModule.drivers();
+        databasePools = warehouseModule.databasePools();
+        databases = databaseService;
+        sync = syncModule.sync();
+        fieldValues = syncModule.fieldValues();
+        syncSchedules = syncModule.syncSchedules();
+        metadata = metadataModule.metadata();
+    }
+
+    /**
+     * Starts the periodic work: sync schedules and purges. Called by the listener once everything is built, before
+     * Quarry answers requests; a Quarry that is never started (a test of a few services) runs nothing in the background
+     * but what its requests start.
+     */
+    public void start() {
+        syncModule.start();
+        // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
+        every(Duration.ofHours(6), "query cache purge", () -> queryModule.queryCache().purgeOlderThan(Duration.ofDays(31)));
+        every(Duration.ofHours(1), "session purge", authModule.sessions()::purgeExpired);
     }
 
     /**
@@ -296,10 +297,8 @@ public final class Quarry implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
-        queryProcessor.close();
-        databasePools.close();
-        connectionTester.close();
-        drivers.release();
+        queryModule.queryProcessor().close();
+        warehouseModule.close();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
                 log.warn("Scheduled tasks did not stop within 10 s");

@@ -21,10 +21,13 @@ import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.core.Context;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
+import java.lang.reflect.RecordComponent;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.process.internal.RequestScoped;
@@ -74,36 +77,67 @@ public final class QuarryApplication extends ResourceConfig {
     }
 
     /**
-     * Binds every public final field of the composition root under its declared type, and under each of Quarry's own
-     * interfaces it implements that no other service implements (so a module can ask for a narrow interface it
-     * declares, such as the warehouse module's {@code SyncLauncher}, instead of the class of the module providing it).
+     * Binds every public final field of the composition root: a module (a record) as each of its services under the
+     * component's declared type, any other field under its declared type. Each service is bound too under each of
+     * Quarry's own interfaces it implements that no other service implements (so a module can ask for a narrow interface
+     * it declares, such as the warehouse module's {@code SyncLauncher}, instead of the class of the module providing it).
+     * A service reachable twice (a module's service and its shortcut field) is bound once.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void bindServices(AbstractBinder binder, Quarry quarry) {
         binder.bind(quarry).to(Quarry.class);
-        Map<Class<?>, List<Object>> byInterface = new HashMap<>();
+        Map<Class<?>, Object> byType = new LinkedHashMap<>();
         for (Field field : Quarry.class.getFields()) {
             if (Modifier.isFinal(field.getModifiers()) && !Modifier.isStatic(field.getModifiers())) {
-                Object service;
-                try {
-                    service = field.get(quarry);
-                } catch (IllegalAccessException e) {
-                    throw new IllegalStateException(e);
-                }
-                if (service != null) {
-                    binder.bind(service).to((Class) field.getType());
-                    for (Class<?> type : service.getClass().getInterfaces()) {
-                        if (type.getName().startsWith("io.quarry.") && type != field.getType()) {
-                            byInterface.computeIfAbsent(type, t -> new ArrayList<>()).add(service);
-                        }
+                Object value = read(field, quarry);
+                if (value instanceof Record module) {
+                    for (RecordComponent component : module.getClass().getRecordComponents()) {
+                        put(byType, component.getType(), read(component, module));
                     }
+                } else {
+                    put(byType, field.getType(), value);
                 }
             }
         }
-        byInterface.forEach((type, services) -> {
-            if (services.size() == 1) {
-                binder.bind(services.get(0)).to((Class) type);
+        Map<Class<?>, Set<Object>> byInterface = new HashMap<>();
+        byType.forEach((type, service) -> {
+            binder.bind(service).to((Class) type);
+            for (Class<?> contract : service.getClass().getInterfaces()) {
+                if (contract.getName().startsWith("io.quarry.") && !byType.containsKey(contract)) {
+                    byInterface.computeIfAbsent(contract, t -> Collections.newSetFromMap(new IdentityHashMap<>())).add(service);
+                }
             }
         });
+        byInterface.forEach((type, services) -> {
+            if (services.size() == 1) {
+                binder.bind(services.iterator().next()).to((Class) type);
+            }
+        });
+    }
+
+    private static void put(Map<Class<?>, Object> byType, Class<?> type, Object service) {
+        if (service == null) {
+            return;
+        }
+        Object bound = byType.putIfAbsent(type, service);
+        if (bound != null && bound != service) {
+            throw new IllegalStateException("Two services of type " + type.getName() + " to inject");
+        }
+    }
+
+    private static Object read(Field field, Object owner) {
+        try {
+            return field.get(owner);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Object read(RecordComponent component, Record module) {
+        try {
+            return component.getAccessor().invoke(module);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

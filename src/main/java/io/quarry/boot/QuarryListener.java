@@ -94,6 +94,7 @@ public final class QuarryListener implements ServletContextListener {
         }
         try {
             Quarry quarry = new Quarry(config, Clock.systemUTC(), state, appDatabase);
+            quarry.start();
             state.ready(quarry);
             log.info("Quarry is ready ({} ms)", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
         } catch (Throwable t) {

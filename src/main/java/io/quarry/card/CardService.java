@@ -1,5 +1,7 @@
 package io.quarry.card;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
@@ -18,6 +20,7 @@ import io.quarry.warehouse.DatabaseService;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
+import io.quarry.web.param.Patch;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -54,23 +57,20 @@ public final class CardService implements Revertible {
     private final QueryProcessor processor;
     private final Settings settings;
     private final Clock clock;
-    private CollectionAccess access;
-    private Revisions revisions;
+    private final CollectionAccess access;
+    private final Revisions revisions;
 
-    public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, Clock clock) {
-        this.db = db;
-        this.databases = databases;
-        this.processor = processor;
-        this.settings = settings;
-        this.clock = clock;
+    /** Registers the upload settings. */
+    public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
+            Revisions revisions, Clock clock) {
+        this.db = requireNonNull(db, "db is null");
+        this.databases = requireNonNull(databases, "databases is null");
+        this.processor = requireNonNull(processor, "processor is null");
+        this.settings = requireNonNull(settings, "settings is null");
+        this.access = requireNonNull(access, "access is null");
+        this.revisions = requireNonNull(revisions, "revisions is null");
+        this.clock = requireNonNull(clock, "clock is null");
         CardUploads.register(settings);
-    }
-
-    /** Completes the wiring with services built after this one, and registers cards with {@code /api/revision}. */
-    public void use(CollectionAccess collectionAccess, Revisions revisionHistory) {
-        this.access = collectionAccess;
-        this.revisions = revisionHistory;
-        revisionHistory.register("card", this);
     }
 
     // --- create --------------------------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ public final class CardService implements Revertible {
     public Card update(long id, JsonNode json, Caller caller) {
         Body body = Body.of(json);
         String name = body.optNonBlank("name");
-        String description = body.optString("description");
+        Patch<String> description = Patch.of(body, "description", Body::optString);
         String display = body.optNonBlank("display");
         Map<String, Object> datasetQuery = body.optMap("dataset_query");
         Map<String, Object> visualization = body.optMap("visualization_settings");
@@ -224,9 +224,9 @@ public final class CardService implements Revertible {
         Boolean collectionPreview = body.optBool("collection_preview");
         Boolean dataset = body.optBool("dataset");
         String type = body.optEnum("type", TYPES);
-        Long collectionId = body.optPosInt("collection_id");
-        Long collectionPosition = body.optPosInt("collection_position");
-        Long cacheTtl = body.optPosInt("cache_ttl");
+        Patch<Long> collectionId = Patch.of(body, "collection_id", Body::optPosInt);
+        Patch<Long> collectionPosition = Patch.of(body, "collection_position", Body::optPosInt);
+        Patch<Long> cacheTtl = Patch.of(body, "cache_ttl", Body::optPosInt);
         body.optPosInt("dashboard_id");
         body.optPosInt("dashboard_tab_id");
         Map<String, Object> embeddingParams = embeddingParams(body);
@@ -237,16 +237,14 @@ public final class CardService implements Revertible {
         Card card = requireWritable(id, caller);
         Long beforeCollectionId = card.collectionId;
         Integer beforePosition = card.collectionPosition;
-        if (body.has("collection_id") && !Objects.equals(collectionId, beforeCollectionId)) {
-            requireCollectionWrite(caller, collectionId);
-            card.collectionId = collectionId;
+        if (collectionId.changes(beforeCollectionId)) {
+            requireCollectionWrite(caller, collectionId.value());
+            card.collectionId = collectionId.value();
         }
         if (name != null) {
             card.name = name;
         }
-        if (body.has("description")) {
-            card.description = description;
-        }
+        card.description = description.applyTo(card.description);
         if (display != null) {
             card.display = display;
         }
@@ -263,12 +261,8 @@ public final class CardService implements Revertible {
                 card.display = "table";
             }
         }
-        if (body.has("collection_position")) {
-            card.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
-        }
-        if (body.has("cache_ttl")) {
-            card.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
-        }
+        card.collectionPosition = collectionPosition.map(Math::toIntExact).applyTo(card.collectionPosition);
+        card.cacheTtl = cacheTtl.map(Math::toIntExact).applyTo(card.cacheTtl);
         if (body.hasValue("parameters")) {
             card.parameters = Json.write(body.get("parameters"));
         }
@@ -512,7 +506,7 @@ public final class CardService implements Revertible {
 
     /** What a revision stores of a card. */
     static Map<String, Object> revisionObject(Card c) {
-        Map<String, Object> v = view(c);
+        Map<String, Object> v = CardViews.card(c);
         Map<String, Object> out = new LinkedHashMap<>();
         for (String key : REVISION_KEYS) {
             out.put(key, Json.MAPPER.convertValue(v.get(key), Object.class));
@@ -542,42 +536,6 @@ public final class CardService implements Revertible {
     }
 
     // --- views ---------------------------------------------------------------------------------------------------
-
-    /** The stored columns of a card as JSON (no hydration). */
-    public static Map<String, Object> view(Card c) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", c.id);
-        v.put("entity_id", c.entityId);
-        v.put("name", c.name);
-        v.put("description", c.description);
-        v.put("display", c.display);
-        v.put("type", c.cardType);
-        v.put("dataset", "model".equals(c.cardType));
-        v.put("dataset_query", parse(c.datasetQuery));
-        v.put("query_type", c.queryType);
-        v.put("visualization_settings", parse(c.visualizationSettings));
-        v.put("result_metadata", parse(c.resultMetadata));
-        v.put("parameters", parse(c.parameters));
-        v.put("parameter_mappings", parse(c.parameterMappings));
-        v.put("database_id", c.databaseId);
-        v.put("table_id", c.tableId);
-        v.put("collection_id", c.collectionId);
-        v.put("collection_position", c.collectionPosition);
-        v.put("collection_preview", c.collectionPreview);
-        v.put("creator_id", c.creatorId);
-        v.put("archived", c.archived);
-        v.put("archived_directly", c.archivedDirectly);
-        v.put("enable_embedding", c.enableEmbedding);
-        v.put("embedding_params", parse(c.embeddingParams));
-        v.put("public_uuid", c.publicUuid);
-        v.put("made_public_by_id", c.madePublicById);
-        v.put("cache_ttl", c.cacheTtl);
-        v.put("view_count", c.viewCount);
-        v.put("last_used_at", c.lastUsedAt);
-        v.put("created_at", c.createdAt);
-        v.put("updated_at", c.updatedAt);
-        return v;
-    }
 
     /** The full JSON form of one card for this caller (creator, collection, rights, last edit, dashboards). */
     public Map<String, Object> fullView(Card card, Caller caller) {
@@ -622,22 +580,16 @@ public final class CardService implements Revertible {
         });
         List<Map<String, Object>> out = new ArrayList<>();
         for (Card c : cards) {
-            Map<String, Object> v = view(c);
-            v.put("creator", userView(users.get(c.creatorId)));
-            v.put("collection", c.collectionId == null ? rootCollection() : collectionView(collections.get(c.collectionId)));
+            Map<String, Object> v = CardViews.card(c);
+            v.put("creator", CardViews.creator(users.get(c.creatorId)));
+            v.put("collection", c.collectionId == null
+                    ? CardViews.rootCollection() : CardViews.collection(collections.get(c.collectionId)));
             v.put("can_write", visible.canWrite(c.collectionId));
             v.put("can_restore", c.archived && c.archivedDirectly && visible.canWrite(c.collectionId));
             v.put("can_delete", c.archived && visible.canWrite(c.collectionId));
             LastEdit edit = edits.get(c.id);
             if (edit != null && users.get(edit.userId) != null) {
-                Map<String, Object> info = new LinkedHashMap<>();
-                UserRef u = users.get(edit.userId);
-                info.put("id", u.id);
-                info.put("email", u.email);
-                info.put("first_name", u.firstName);
-                info.put("last_name", u.lastName);
-                info.put("timestamp", edit.createdAt);
-                v.put("last-edit-info", info);
+                v.put("last-edit-info", users.get(edit.userId).summary().lastEdit(edit.createdAt));
             }
             out.add(v);
         }
@@ -658,46 +610,6 @@ public final class CardService implements Revertible {
             out.add(current);
         }
         return out;
-    }
-
-    static Map<String, Object> userView(UserRef u) {
-        if (u == null) {
-            return null;
-        }
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", u.id);
-        v.put("email", u.email);
-        v.put("first_name", u.firstName);
-        v.put("last_name", u.lastName);
-        v.put("common_name", u.commonName());
-        return v;
-    }
-
-    static Map<String, Object> rootCollection() {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", "root");
-        v.put("name", "Our analytics");
-        v.put("authority_level", null);
-        v.put("is_personal", false);
-        return v;
-    }
-
-    static Map<String, Object> collectionView(CollectionRef c) {
-        if (c == null) {
-            return null;
-        }
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", c.id);
-        v.put("name", c.name);
-        v.put("slug", c.slug);
-        v.put("entity_id", c.entityId);
-        v.put("location", c.location);
-        v.put("personal_owner_id", c.personalOwnerId);
-        v.put("authority_level", c.authorityLevel);
-        v.put("namespace", c.namespace);
-        v.put("archived", c.archived);
-        v.put("is_personal", c.personalOwnerId != null);
-        return v;
     }
 
     // --- helpers -------------------------------------------------------------------------------------------------

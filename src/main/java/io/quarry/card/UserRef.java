@@ -1,5 +1,7 @@
 package io.quarry.card;
 
+import io.quarry.core.UserSummary;
+
 /** A user as cards and revisions show their creator or editor. */
 public final class UserRef {
     public Long id;
@@ -7,10 +9,7 @@ public final class UserRef {
     public String firstName;
     public String lastName;
 
-    public String commonName() {
-        String first = firstName == null ? "" : firstName;
-        String last = lastName == null ? "" : lastName;
-        String name = (first + " " + last).trim();
-        return name.isEmpty() ? email : name;
+    public UserSummary summary() {
+        return new UserSummary(id, email, firstName, lastName);
     }
 }

@@ -8,6 +8,7 @@ import io.quarry.core.EntityIds;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
+import io.quarry.web.param.Patch;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -396,10 +397,10 @@ public final class CollectionService {
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
         Body body = Body.of(json);
         String name = body.optNonBlank("name");
-        String description = body.optNonBlank("description");
+        Patch<String> description = Patch.of(body, "description", Body::optNonBlank);
         Boolean archived = body.optBool("archived");
-        Long parentId = body.optPosInt("parent_id");
-        String authority = body.optEnum("authority_level", "official");
+        Patch<Long> parent = Patch.of(body, "parent_id", Body::optPosInt);
+        Patch<String> authority = Patch.of(body, "authority_level", (b, key) -> b.optEnum(key, "official"));
         body.throwIfInvalid();
         CollectionRow before = require(id);
         if (Trash.isTrash(before)) {
@@ -407,7 +408,7 @@ public final class CollectionService {
         }
         Rights rights = rights(caller, before.namespace);
         Checks.permitted(rights.canWrite(id));
-        if (body.has("authority_level") && !Objects.equals(authority, before.authorityLevel)) {
+        if (authority.changes(before.authorityLevel)) {
             Checks.permitted(caller.superuser());
         }
         boolean personal = before.personalOwnerId != null;
@@ -419,7 +420,8 @@ public final class CollectionService {
         // a move: parent_id given (null = Root) and the location would change
         String newLocation = null;
         CollectionRow newParent = null;
-        if (body.has("parent_id") && !archiving) {
+        if (parent.present() && !archiving) {
+            Long parentId = parent.value();
             if (parentId != null) {
                 newParent = require(parentId);
                 if (Trash.isTrash(newParent)) {
@@ -461,11 +463,9 @@ public final class CollectionService {
         db.run(session -> {
             CollectionMapper m = session.getMapper(CollectionMapper.class);
             boolean setName = name != null;
-            boolean setDescription = body.has("description");
-            boolean setAuthority = body.has("authority_level");
-            if (setName || setDescription || setAuthority) {
-                m.updateCollection(id, setName, name, setName ? Locations.slug(name) : null, setDescription, description,
-                        setAuthority, authority);
+            if (setName || description.present() || authority.present()) {
+                m.updateCollection(id, setName, name, setName ? Locations.slug(name) : null, description.present(),
+                        description.value(), authority.present(), authority.value());
             }
             if (archiving) {
                 String op = UUID.randomUUID().toString();

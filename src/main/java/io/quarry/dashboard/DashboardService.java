@@ -19,6 +19,7 @@ import io.quarry.user.User;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
+import io.quarry.web.param.Patch;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -136,7 +137,7 @@ public final class DashboardService implements Revertible {
     private void update(SqlSession session, Caller caller, long id, JsonNode json, boolean reverting) {
         Body body = Body.of(json);
         String name = body.optNonBlank("name");
-        String description = BodyRules.optText(body, "description");
+        Patch<String> description = Patch.of(body, "description", BodyRules::optText);
         String caveats = BodyRules.optText(body, "caveats");
         String pointsOfInterest = BodyRules.optText(body, "points_of_interest");
         Boolean showInGettingStarted = BodyRules.optBoolean(body, "show_in_getting_started");
@@ -146,9 +147,9 @@ public final class DashboardService implements Revertible {
         body.optPosInt("position");
         String width = body.has("width") ? body.enumOf("width", false, "fixed", "full") : null;
         Boolean archived = BodyRules.optBoolean(body, "archived");
-        Long collectionId = body.optPosInt("collection_id");
-        Long collectionPosition = body.optPosInt("collection_position");
-        Long cacheTtl = body.optPosInt("cache_ttl");
+        Patch<Long> collectionId = Patch.of(body, "collection_id", Body::optPosInt);
+        Patch<Long> collectionPosition = Patch.of(body, "collection_position", Body::optPosInt);
+        Patch<Long> cacheTtl = Patch.of(body, "cache_ttl", Body::optPosInt);
         Boolean autoApply = BodyRules.optBoolean(body, "auto_apply_filters");
         List<DashcardIn> dashcards = LayoutInput.dashcards(body);
         List<TabIn> tabs = LayoutInput.tabs(body);
@@ -157,8 +158,8 @@ public final class DashboardService implements Revertible {
         Dashboard d = Checks.found(m.findDashboard(id));
         Checks.permitted(access.canWrite(caller, d.collectionId));
         boolean wasArchived = d.archived;
-        if (body.has("collection_id") && !Objects.equals(collectionId, d.collectionId)) {
-            requireCurate(session, caller, collectionId);
+        if (collectionId.changes(d.collectionId)) {
+            requireCurate(session, caller, collectionId.value());
         }
         boolean embeddingChanges = (enableEmbedding != null && enableEmbedding != d.enableEmbedding)
                 || (embeddingParams != null && !Objects.equals(Json.MAPPER.valueToTree(embeddingParams), parse(d.embeddingParams)));
@@ -167,18 +168,10 @@ public final class DashboardService implements Revertible {
             Checks.permitted(caller.superuser());
         }
         // :present keys (null clears) and :non-nil keys (null ignored), as Metabase's update
-        if (body.has("description")) {
-            d.description = description;
-        }
-        if (body.has("collection_id")) {
-            d.collectionId = collectionId;
-        }
-        if (body.has("collection_position")) {
-            d.collectionPosition = collectionPosition == null ? null : Math.toIntExact(collectionPosition);
-        }
-        if (body.has("cache_ttl")) {
-            d.cacheTtl = cacheTtl == null ? null : Math.toIntExact(cacheTtl);
-        }
+        d.description = description.applyTo(d.description);
+        d.collectionId = collectionId.applyTo(d.collectionId);
+        d.collectionPosition = collectionPosition.map(Math::toIntExact).applyTo(d.collectionPosition);
+        d.cacheTtl = cacheTtl.map(Math::toIntExact).applyTo(d.cacheTtl);
         if (width != null) {
             d.width = width;
         }
@@ -940,13 +933,7 @@ public final class DashboardService implements Revertible {
         if (edit == null) {
             return;
         }
-        Map<String, Object> info = new LinkedHashMap<>();
-        info.put("id", edit.id);
-        info.put("email", edit.email);
-        info.put("first_name", edit.firstName);
-        info.put("last_name", edit.lastName);
-        info.put("timestamp", edit.createdAt);
-        view.put("last-edit-info", info);
+        view.put("last-edit-info", edit.summary().lastEdit(edit.createdAt));
     }
 
     /** A dashboard by its public UUID; null when no live dashboard has it. */

@@ -1,5 +1,6 @@
 package io.quarry.dashboard;
 
+import io.quarry.core.UserSummary;
 import java.time.OffsetDateTime;
 
 /** The newest revision of a dashboard and who made it, for {@code last-edit-info}. */
@@ -10,4 +11,8 @@ public final class LastEditRow {
     public String firstName;
     public String lastName;
     public OffsetDateTime createdAt;
+
+    public UserSummary summary() {
+        return new UserSummary(id, email, firstName, lastName);
+    }
 }

@@ -138,15 +138,7 @@ public final class Revisions {
         view.put("description", changes.isEmpty() ? "created a revision with no change." : RevisionDiff.sentence(changes));
         view.put("has_multiple_changes", changes.size() > 1);
         RevisionUser user = revision.userId == null ? null : authors.computeIfAbsent(revision.userId, mapper::findRevisionUser);
-        Map<String, Object> u = new LinkedHashMap<>();
-        if (user != null) {
-            u.put("id", user.id);
-            u.put("first_name", user.firstName);
-            u.put("last_name", user.lastName);
-            String common = ((user.firstName == null ? "" : user.firstName) + " " + (user.lastName == null ? "" : user.lastName)).trim();
-            u.put("common_name", common.isEmpty() ? user.email : common);
-        }
-        view.put("user", u);
+        view.put("user", user == null ? new LinkedHashMap<>() : user.summary().author());
         return view;
     }
 }

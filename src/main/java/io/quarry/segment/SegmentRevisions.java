@@ -44,12 +44,7 @@ final class SegmentRevisions {
         if (u == null) {
             return null;
         }
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", u.id);
-        v.put("first_name", u.firstName);
-        v.put("last_name", u.lastName);
-        v.put("common_name", u.commonName());
-        return v;
+        return u.summary().author();
     }
 
     /** The name, description and definition that changed: {@code {key: {before, after}}}; everything for the first. */

@@ -18,12 +18,7 @@ public final class Creators {
         if (u == null) {
             return null;
         }
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", u.id);
-        v.put("email", u.email);
-        v.put("first_name", u.firstName);
-        v.put("last_name", u.lastName);
-        v.put("common_name", u.commonName());
+        Map<String, Object> v = u.summary().view();
         v.put("date_joined", u.dateJoined);
         v.put("last_login", u.lastLogin);
         v.put("is_qbnewb", u.isQbnewb);

@@ -1,6 +1,9 @@
 package io.quarry.user;
 
+import static java.util.Objects.requireNonNull;
+
 import io.quarry.appdb.Db;
+import io.quarry.core.UserSummary;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.core.Caller;
@@ -28,10 +31,13 @@ public final class GroupService {
 
     private final Db db;
     private final UserService users;
+    /** Runs in the transaction that stores each new group (the data permissions module grants its defaults). */
+    private final BiConsumer<SqlSession, Long> onCreate;
 
-    public GroupService(Db db, UserService users) {
-        this.db = db;
-        this.users = users;
+    public GroupService(Db db, UserService users, BiConsumer<SqlSession, Long> onCreate) {
+        this.db = requireNonNull(db, "db is null");
+        this.users = requireNonNull(users, "users is null");
+        this.onCreate = requireNonNull(onCreate, "onCreate is null");
     }
 
     // --- groups --------------------------------------------------------------------------------------------------
@@ -61,13 +67,6 @@ public final class GroupService {
             v.put("members", members(mapper, id));
             return v;
         });
-    }
-
-    /** Runs in the transaction that stores each new group (the data permissions module grants its defaults). */
-    private volatile BiConsumer<SqlSession, Long> onCreate = (s, id) -> { };
-
-    public void onCreate(BiConsumer<SqlSession, Long> listener) {
-        this.onCreate = listener;
     }
 
     public Map<String, Object> create(String name) {
@@ -244,11 +243,7 @@ public final class GroupService {
             v.put("email", m.email);
             v.put("first_name", m.firstName);
             v.put("last_name", m.lastName);
-            User u = new User();
-            u.email = m.email;
-            u.firstName = m.firstName;
-            u.lastName = m.lastName;
-            v.put("common_name", u.commonName());
+            v.put("common_name", UserSummary.commonName(m.firstName, m.lastName, m.email));
             v.put("membership_id", m.membershipId);
             v.put("is_group_manager", m.isGroupManager);
             result.add(v);

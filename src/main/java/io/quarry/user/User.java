@@ -1,9 +1,10 @@
 package io.quarry.user;
 
+import io.quarry.core.UserSummary;
 import java.time.OffsetDateTime;
 import java.util.Map;
 
-/** A row of core_user. Never serialised as it is: it holds hashes. {@link UserView} is the wire form. */
+/** A row of core_user. Never serialised as it is: it holds hashes. {@link UserService#view} is the wire form. */
 public final class User {
     public Long id;
     public String email;
@@ -29,9 +30,10 @@ public final class User {
     public Long resetTriggered;
 
     public String commonName() {
-        if (firstName == null && lastName == null) {
-            return email;
-        }
-        return ((firstName == null ? "" : firstName) + " " + (lastName == null ? "" : lastName)).trim();
+        return UserSummary.commonName(firstName, lastName, email);
+    }
+
+    public UserSummary summary() {
+        return new UserSummary(id, email, firstName, lastName);
     }
 }

@@ -93,12 +93,7 @@ public final class UserService {
 
     /** The JSON form of a user, as Metabase's {@code GET /api/user/:id} returns it. */
     public static Map<String, Object> view(User u, List<Membership> memberships) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", u.id);
-        v.put("email", u.email);
-        v.put("first_name", u.firstName);
-        v.put("last_name", u.lastName);
-        v.put("common_name", u.commonName());
+        Map<String, Object> v = u.summary().view();
         v.put("is_active", u.isActive);
         v.put("is_superuser", u.isSuperuser);
         v.put("is_qbnewb", u.isQbnewb);

@@ -1,10 +1,11 @@
 package io.quarry.warehouse;
 
+import static java.util.Objects.requireNonNull;
+
 import io.quarry.appdb.Db;
 import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Driver;
-import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
 import io.quarry.web.error.Checks;
 import java.sql.Connection;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
+import org.apache.ibatis.session.SqlSession;
 
 /**
  * Connected databases: storing them (details decoded here, never elsewhere), trying their connection details, and
@@ -32,18 +35,21 @@ public final class DatabaseService {
     private final DetailsCodec codec;
     private final ConnectionTester tester;
     private final Clock clock;
+    private final BiConsumer<SqlSession, Database> onCreate;
 
-    public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, Clock clock) {
-        this(db, drivers, pools, codec, new ConnectionTester(drivers, () -> DriverSettings.DEFAULT_CONNECTION_TIMEOUT_MS), clock);
-    }
-
-    public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, ConnectionTester tester, Clock clock) {
-        this.db = db;
-        this.drivers = drivers;
-        this.pools = pools;
-        this.codec = codec;
-        this.tester = tester;
-        this.clock = clock;
+    /**
+     * @param onCreate runs in the transaction that stores each new database (the data permissions module grants its
+     *        defaults)
+     */
+    public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, ConnectionTester tester, Clock clock,
+            BiConsumer<SqlSession, Database> onCreate) {
+        this.db = requireNonNull(db, "db is null");
+        this.drivers = requireNonNull(drivers, "drivers is null");
+        this.pools = requireNonNull(pools, "pools is null");
+        this.codec = requireNonNull(codec, "codec is null");
+        this.tester = requireNonNull(tester, "tester is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.onCreate = requireNonNull(onCreate, "onCreate is null");
     }
 
     /**
@@ -77,13 +83,6 @@ public final class DatabaseService {
             onCreate.accept(session, database);
         });
         return database;
-    }
-
-    /** Runs in the transaction that stores each new database (the data permissions module grants its defaults). */
-    private volatile java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Database> onCreate = (s, d) -> { };
-
-    public void onCreate(java.util.function.BiConsumer<org.apache.ibatis.session.SqlSession, Database> listener) {
-        this.onCreate = listener;
     }
 
     /** Writes every column of an existing database; the pool is rebuilt on next use if the details changed. */

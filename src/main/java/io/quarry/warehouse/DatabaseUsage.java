@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * {@code GET /api/database/:id/usage_info}: how many entities of each model use a database. The models are Metabase's
- * ({@code question}, {@code dataset}, {@code metric}, {@code segment}); each counts zero until the module that owns
- * those entities registers its {@link Counter}.
+ * ({@code question}, {@code dataset}, {@code metric}, {@code segment}); each counts zero unless the module that owns
+ * those entities gives its {@link Counter}.
  */
 public final class DatabaseUsage {
     /** The models reported, in Metabase's order. */
@@ -22,12 +22,18 @@ public final class DatabaseUsage {
     private final Map<String, Counter> counters = new LinkedHashMap<>();
 
     public DatabaseUsage() {
+        this(Map.of());
+    }
+
+    /** With the counters of the models given (by model name), zero for the others. */
+    public DatabaseUsage(Map<String, Counter> given) {
         for (String model : MODELS) {
             counters.put(model, databaseId -> 0L);
         }
+        given.forEach(this::register);
     }
 
-    /** Lets a module count its entities ({@code "question"} for cards of type question, and so on). */
+    /** Replaces the counter of one model ({@code "question"} counts cards of type question, and so on; tests count their own). */
     public synchronized void register(String model, Counter counter) {
         if (!MODELS.contains(model)) {
             throw new IllegalArgumentException("Unknown usage model: " + model);

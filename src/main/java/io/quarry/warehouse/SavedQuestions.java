@@ -14,8 +14,8 @@ import java.util.Objects;
 /**
  * The "Saved Questions" virtual database (id -1337): saved questions and models shown as tables, grouped into
  * "schemas" named after their collections, so that a client can pick a question as the source of a new query the way
- * it picks a table. The cards module plugs in a {@link Source} with {@link #register}; until then the virtual database
- * has no tables. Everything is per caller: one sees only the cards one may read and query.
+ * it picks a table. The cards come from a {@link Source} the saved-question module provides (built after this module,
+ * which it reads, so it is a constructor argument here). Everything is per caller: one sees only the cards one may read and query.
  */
 public final class SavedQuestions {
     public static final long VIRTUAL_DATABASE_ID = -1337;
@@ -55,14 +55,23 @@ public final class SavedQuestions {
         }
     };
 
-    private volatile Source source = NONE;
+    private volatile Source source;
+
+    public SavedQuestions(Source cards) {
+        this.source = Objects.requireNonNull(cards, "cards is null");
+    }
+
+    /** The virtual database with no tables. */
+    public SavedQuestions() {
+        this(NONE);
+    }
 
     /** {@code GET /api/database/:id/card_autocomplete_suggestions}, from the cards module. */
     public List<Map<String, Object>> cardAutocomplete(Caller caller, long databaseId, String query) {
         return source.autocomplete(caller, databaseId, query);
     }
 
-    /** Plugs in the cards module. */
+    /** Replaces where the cards come from (tests plug in a fixed source). */
     public void register(Source cards) {
         this.source = Objects.requireNonNull(cards);
     }

@@ -1,0 +1,22 @@
+package io.quarry.qp;
+
+import io.quarry.appdb.Db;
+import io.quarry.setting.Settings;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.MetadataService;
+import io.quarry.warehouse.TableQueryMetadata;
+import java.time.Clock;
+
+/**
+ * The query processor module: compiling and executing queries, the result cache, and result metadata for clients. The
+ * runner ({@code io.quarry.qp.run.QueryRunner}) is built once the cards module exists, since it records their use.
+ */
+public record QueryModule(QueryProcessor queryProcessor, QueryCache queryCache, QueryMetadata queryMetadata) {
+    /** @param lookups what the compiler reads from other modules (cards, segments, snippets, data permissions) */
+    public static QueryModule create(Clock clock, Db db, Settings settings, int timeoutSeconds, DatabaseService databases,
+            MetadataService metadata, TableQueryMetadata tableQueryMetadata, QueryProcessor.Lookups lookups) {
+        QueryProcessor processor = new QueryProcessor(databases, new QueryExecutor(databases), db, settings, clock, timeoutSeconds,
+                lookups);
+        return new QueryModule(processor, new QueryCache(db, clock), new QueryMetadata(databases, metadata, tableQueryMetadata));
+    }
+}

@@ -1,0 +1,25 @@
+package io.quarry.sync;
+
+import io.quarry.appdb.Db;
+import io.quarry.driver.DatabasePools;
+import io.quarry.warehouse.DatabaseService;
+import java.time.Clock;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The sync module: schema sync, analysis and field values, run on demand and on each database's schedules. The
+ * schedules start with {@link #start()}, once the whole application is built.
+ */
+public record SyncModule(SchemaSync schemaSync, SyncService sync, FieldValuesService fieldValues, SyncSchedules syncSchedules) {
+    public static SyncModule create(Clock clock, Db db, DatabaseService databases, DatabasePools databasePools,
+            ScheduledExecutorService scheduler) {
+        SchemaSync schemaSync = new SchemaSync(db, databases, clock);
+        SyncService sync = new SyncService(databases, schemaSync, scheduler);
+        return new SyncModule(schemaSync, sync, sync.fieldValues(), new SyncSchedules(db, sync, databasePools, scheduler, clock));
+    }
+
+    /** Schedules every database's sync and field values scan. */
+    public void start() {
+        syncSchedules.start();
+    }
+}
