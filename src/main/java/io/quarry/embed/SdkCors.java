@@ -43,14 +43,27 @@ public final class SdkCors implements ContainerRequestFilter, ContainerResponseF
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
         String origin = request.getHeaderString("Origin");
-        boolean localhostAllowed = !settings.bool("disable-cors-on-localhost");
-        boolean loopback = origin != null && isLoopback(origin);
-        boolean sdk = settings.bool("enable-embedding-sdk") || settings.bool("enable-embedding-simple");
-        if (!sdk && !(loopback && localhostAllowed)) {
+        if (origin == null) {
+            // CORS headers speak only to browsers, which send an Origin on every cross-origin request: a request
+            // without one (most of them) costs no settings read
+            return;
+        }
+        boolean loopback = isLoopback(origin);
+        boolean allowOrigin;
+        try {
+            boolean localhostAllowed = !settings.bool("disable-cors-on-localhost");
+            boolean sdk = settings.bool("enable-embedding-sdk") || settings.bool("enable-embedding-simple");
+            if (!sdk && !(loopback && localhostAllowed)) {
+                return;
+            }
+            allowOrigin = (loopback && localhostAllowed) || (sdk && approved(origin));
+        } catch (RuntimeException settingsUnreadable) {
+            // the application database is down: the answer (its 503) goes out without CORS headers rather than
+            // turning into a 500 here
             return;
         }
         MultivaluedMap<String, Object> headers = response.getHeaders();
-        if (origin != null && ((loopback && localhostAllowed) || (sdk && approved(origin)))) {
+        if (allowOrigin) {
             headers.putSingle("Access-Control-Allow-Origin", origin);
             headers.add("Vary", "Origin");
         }
