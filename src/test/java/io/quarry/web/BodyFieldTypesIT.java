@@ -411,6 +411,115 @@ class BodyFieldTypesIT {
         checkPathParam("PUT", "user/", "/password", "id", Map.of("password", "Other-Pa55word!"));
     }
 
+    private static Map<String, Object> bodyOf(Object... pairs) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            body.put((String) pairs[i], pairs[i + 1]);
+        }
+        return body;
+    }
+
+    /**
+     * A graph PUT: {@code revision}, {@code groups} and the flags of the wrong type, and graphs whose inner values are of
+     * the wrong type, are each a 400 naming the field ({@code groups} for the inner ones); the graph and its revision
+     * read back unchanged.
+     */
+    private static void checkGraph(String path, Map<String, Object> goodGroups, List<Map<String, Object>> badGroups,
+            Map<String, Kind> flags) {
+        JsonNode before = admin.get(200, path).json();
+        long revision = before.get("revision").asLong();
+        List<Map.Entry<String, Map<String, Object>>> cases = new ArrayList<>();
+        for (Object wrong : List.of("5", 1.5, true, Map.of(), HUGE)) {
+            cases.add(Map.entry("revision", bodyOf("revision", wrong, "groups", goodGroups)));
+        }
+        for (Object wrong : wrongValues(Kind.MAP)) {
+            cases.add(Map.entry("groups", bodyOf("revision", revision, "groups", wrong)));
+        }
+        for (Map<String, Object> groups : badGroups) {
+            cases.add(Map.entry("groups", bodyOf("revision", revision, "groups", groups)));
+        }
+        flags.forEach((flag, kind) -> {
+            for (Object wrong : wrongValues(kind)) {
+                cases.add(Map.entry(flag, bodyOf("revision", revision, "groups", goodGroups, flag, wrong)));
+            }
+        });
+        for (Map.Entry<String, Map<String, Object>> c : cases) {
+            Api.Res res = admin.call("PUT", path, c.getValue());
+            assertEquals(400, res.status(), "PUT " + path + " " + Json.write(c.getValue()) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has(c.getKey()), "PUT " + path + " " + Json.write(c.getValue()) + " -> " + res.body());
+        }
+        assertEquals(before, admin.get(200, path).json(), "PUT " + path + " changed the graph");
+    }
+
+    @Test
+    void collectionGraph() {
+        long group = create("permissions/group", Map.of("name", "Graphed"));
+        long collection = create("collection", Map.of("name", "Graphed"));
+        String g = String.valueOf(group);
+        String c = String.valueOf(collection);
+        checkGraph("collection/graph", Map.of(g, Map.of(c, "write")),
+                List.of(Map.of(g, "write"), Map.of(g, List.of("write")), Map.of(g, Map.of(c, 7)), Map.of(g, Map.of(c, true)),
+                        Map.of(g, Map.of(c, "WRITE ")), Map.of("abc", Map.of(c, "write")), Map.of(g, Map.of("abc", "write"))),
+                Map.of("namespace", Kind.STRING, "skip_graph", Kind.BOOLEAN));
+    }
+
+    @Test
+    void dataPermissionGraph() {
+        long group = create("permissions/group", Map.of("name", "Data graphed"));
+        String g = String.valueOf(group);
+        String d = String.valueOf(databaseId);
+        checkGraph("permissions/graph", Map.of(g, Map.of(d, Map.of("create-queries", "no"))),
+                List.of(Map.of(g, "x"), Map.of(g, List.of()), Map.of(g, Map.of(d, 7)), Map.of(g, Map.of(d, Map.of("create-queries", 7))),
+                        Map.of(g, Map.of(d, Map.of("view-data", true))), Map.of(g, Map.of(d, Map.of("download", 7))),
+                        Map.of(g, Map.of(d, Map.of("data-model", Map.of("schemas", 7)))), Map.of(g, Map.of(d, Map.of("details", 7))),
+                        Map.of("abc", Map.of(d, Map.of("create-queries", "no")))),
+                Map.of());
+    }
+
+    @Test
+    void revisionRevert() throws IOException {
+        long card = create("card", cardBody());
+        admin.put(200, "card/" + card, Map.of("name", "Orders renamed"));
+        long revision = admin.get(200, "revision?entity=card&id=" + card).json().get(1).get("id").asLong();
+        checkFields("POST", "revision/revert", fieldsOf("revision/RevisionResource.java", "public Map<String, Object> revert("),
+                Map.of("entity", "card", "id", card, "revision_id", revision), rows("revision"));
+        assertEquals("Orders renamed", admin.get(200, "card/" + card).json().get("name").asText());
+    }
+
+    @Test
+    void emailSettingsRefuseTheWrongTypeBeforeAnySmtpAttempt() {
+        Supplier<Object> stored = () -> {
+            List<JsonNode> email = new ArrayList<>();
+            for (JsonNode s : admin.get(200, "setting").json()) {
+                if (s.get("key").asText().startsWith("email-")) {
+                    email.add(s);
+                }
+            }
+            return email;
+        };
+        List<Field> fields = List.of(new Field("email-smtp-host", Kind.STRING), new Field("email-smtp-username", Kind.STRING),
+                new Field("email-smtp-password", Kind.STRING), new Field("email-smtp-security", Kind.STRING),
+                new Field("email-from-name", Kind.STRING), new Field("email-from-address", Kind.STRING));
+        Map<String, Object> base = Map.of("email-smtp-host", "smtp.invalid", "email-smtp-port", 25, "email-smtp-security", "none");
+        checkFields("PUT", "email", fields, base, stored);
+        Object before = stored.get();
+        for (Object wrong : List.of(HUGE, 1.5, true, 0, -3, 2147483648L, Map.of(), List.of(25), "port")) {
+            Map<String, Object> body = new LinkedHashMap<>(base);
+            body.put("email-smtp-port", wrong);
+            Api.Res res = admin.call("PUT", "email", body);
+            assertEquals(400, res.status(), "PUT email " + Json.write(body) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("email-smtp-port"), "PUT email " + Json.write(body) + " -> " + res.body());
+        }
+        for (Object wrong : List.of(42, true, Map.of("a", 1), List.of(42))) {
+            Map<String, Object> body = new LinkedHashMap<>(base);
+            body.put("email-reply-to", wrong);
+            Api.Res res = admin.call("PUT", "email", body);
+            assertEquals(400, res.status(), "PUT email " + Json.write(body) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("email-reply-to"), "PUT email " + Json.write(body) + " -> " + res.body());
+        }
+        assertEquals(before, stored.get(), "PUT email changed the settings");
+    }
+
     /**
      * Every boolean query parameter of every GET without path parameters, read from the resources' source: a value that
      * is not a boolean is a 400 naming the parameter, never a 500 or a silent default.
