@@ -521,14 +521,15 @@ class BodyFieldTypesIT {
     }
 
     /**
-     * Every boolean query parameter of every GET without path parameters, read from the resources' source: a value that
-     * is not a boolean is a 400 naming the parameter, never a 500 or a silent default.
+     * Every boolean and positive-integer query parameter of every GET (path parameters filled with 1: the query
+     * parameters are converted before the method runs), read from the resources' source: a value of the wrong type is a
+     * 400 naming the parameter, never a 500 or a silent default.
      */
     @Test
-    void booleanQueryParametersRefuseNonBooleans() throws IOException {
+    void typedQueryParametersOfEveryGetRefuseTheWrongType() throws IOException {
         Pattern classPath = Pattern.compile("^@Path\\(\"([^\"]+)\"\\)", Pattern.MULTILINE);
         Pattern methodPath = Pattern.compile("@Path\\(\"([^\"]+)\"\\)");
-        Pattern boolParam = Pattern.compile("@QueryParam\\(\"([^\"]+)\"\\) BoolStr");
+        Pattern typedParam = Pattern.compile("@QueryParam\\(\"([^\"]+)\"\\) (BoolStr|PosInt)\\b");
         List<String> checked = new ArrayList<>();
         List<Path> sources;
         try (var walk = Files.walk(Path.of("src/main/java/io/quarry"))) {
@@ -547,24 +548,26 @@ class BodyFieldTypesIT {
                 String span = text.substring(at, end);
                 at = end;
                 Matcher pm = methodPath.matcher(span);
-                String path = pm.find() ? base + "/" + pm.group(1) : base;
-                if (path.contains("{") || span.contains("@Access(Access.Level.PUBLIC)") || base.startsWith("public")
-                        || base.startsWith("embed")) {
+                String path = (pm.find() ? base + "/" + pm.group(1) : base).replaceAll("\\{[^}]*\\}", "1");
+                if (span.contains("@Access(Access.Level.PUBLIC)") || base.startsWith("public") || base.startsWith("embed")) {
                     continue;
                 }
-                Matcher qm = boolParam.matcher(span);
+                Matcher qm = typedParam.matcher(span);
                 while (qm.find()) {
                     String name = qm.group(1);
-                    for (String bad : List.of("maybe", "1", "TRUE ")) {
-                        Api.Res res = admin.call("GET", path + "?" + name + "=" + java.net.URLEncoder.encode(bad, java.nio.charset.StandardCharsets.UTF_8), null);
-                        assertEquals(400, res.status(), "GET " + path + "?" + name + "=" + bad + " -> " + res.body());
-                        assertTrue(res.json().path("errors").has(name), "GET " + path + "?" + name + "=" + bad + " -> " + res.body());
+                    List<String> bads = qm.group(2).equals("BoolStr") ? List.of("maybe", "1", "TRUE ")
+                            : List.of("abc", "0", "-3", "1.5", HUGE.toString());
+                    for (String bad : bads) {
+                        String url = path + "?" + name + "=" + java.net.URLEncoder.encode(bad, java.nio.charset.StandardCharsets.UTF_8);
+                        Api.Res res = admin.call("GET", url, null);
+                        assertEquals(400, res.status(), "GET " + url + " -> " + res.body());
+                        assertTrue(res.json().path("errors").has(name), "GET " + url + " -> " + res.body());
                     }
                     checked.add(path + "?" + name);
                 }
             }
         }
-        assertTrue(checked.size() > 5, "checked " + checked);
+        assertTrue(checked.size() > 30, "checked " + checked);
     }
 
     @Test
