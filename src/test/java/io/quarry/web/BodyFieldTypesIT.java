@@ -520,6 +520,60 @@ class BodyFieldTypesIT {
         assertEquals(before, stored.get(), "PUT email changed the settings");
     }
 
+    @Test
+    void dashboardCopy() throws IOException {
+        long id = create("dashboard", Map.of("name", "To copy"));
+        checkFields("POST", "dashboard/" + id + "/copy", fieldsOf("dashboard/DashboardService.java", "public Map<String, Object> copy("),
+                Map.of(), rows("report_dashboard"));
+        checkPathParam("POST", "dashboard/", "/copy", "id", Map.of());
+    }
+
+    @Test
+    void cardQueries() throws IOException {
+        long id = create("card", cardBody());
+        checkFields("POST", "card/" + id + "/query", fieldsOf("card/CardResource.java", "public Response query("), Map.of(),
+                read("card/" + id));
+        checkFields("POST", "card/pivot/" + id + "/query", fieldsOf("card/CardResource.java", "public Response pivot("), Map.of(),
+                read("card/" + id));
+        checkPathParam("POST", "card/", "/query", "id", Map.of());
+    }
+
+    @Test
+    void cardMoveAndTableBulkUpdateAndBookmarkOrderingRefuseWrongTypes() throws IOException {
+        long card = create("card", cardBody());
+        Supplier<Object> cardState = read("card/" + card);
+        Object before = cardState.get();
+        for (Object wrong : List.of("x", 7, Map.of(), List.of("1"), List.of(1.5), List.of(true), List.of(HUGE))) {
+            Api.Res res = admin.call("POST", "card/collections", bodyOf("card_ids", wrong, "collection_id", null));
+            assertEquals(400, res.status(), "POST card/collections " + wrong + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("card_ids"), res.body());
+        }
+        assertEquals(before, cardState.get(), "POST card/collections moved the card");
+
+        List<Field> tableFields = with(fieldsOf("warehouse/MetadataService.java", "public static TableChanges tableChanges(", "return new TableChanges("),
+                new Field("entity_type", Kind.STRING), new Field("description", Kind.STRING), new Field("caveats", Kind.STRING),
+                new Field("points_of_interest", Kind.STRING), new Field("show_in_getting_started", Kind.BOOLEAN));
+        tableFields.removeIf(f -> f.name().equals("field_order")); // not taken by the bulk update
+        checkFields("PUT", "table", tableFields, Map.of("ids", List.of(tableId)), read("table/" + tableId));
+        Object table = readBack("table/" + tableId);
+        for (Object wrong : List.of("x", 7, Map.of(), List.of("1"), List.of(1.5), List.of(true), List.of(0), List.of(HUGE))) {
+            Api.Res res = admin.call("PUT", "table", bodyOf("ids", wrong, "description", "changed"));
+            assertEquals(400, res.status(), "PUT table ids " + wrong + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("ids"), res.body());
+        }
+        assertEquals(table, readBack("table/" + tableId), "PUT table changed the table");
+
+        Supplier<Object> bookmarks = () -> admin.get(200, "bookmark").json();
+        Object marks = bookmarks.get();
+        for (Object wrong : List.of("x", 7, Map.of(), List.of("card"), List.of(Map.of("type", 7, "item_id", card)),
+                List.of(Map.of("type", "card", "item_id", "1")), List.of(Map.of("type", "card", "item_id", HUGE)))) {
+            Api.Res res = admin.call("PUT", "bookmark/ordering", bodyOf("orderings", wrong));
+            assertEquals(400, res.status(), "PUT bookmark/ordering " + wrong + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("orderings"), res.body());
+        }
+        assertEquals(marks, bookmarks.get());
+    }
+
     /**
      * Every boolean and positive-integer query parameter of every GET (path parameters filled with 1: the query
      * parameters are converted before the method runs), read from the resources' source: a value of the wrong type is a
