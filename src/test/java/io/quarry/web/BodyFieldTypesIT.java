@@ -574,6 +574,28 @@ class BodyFieldTypesIT {
         assertEquals(marks, bookmarks.get());
     }
 
+    @Test
+    void bookmarkPathAndSettingsBulkRefuseWrongTypes() {
+        long card = create("card", cardBody());
+        Supplier<Object> bookmarks = () -> admin.get(200, "bookmark").json();
+        Object marks = bookmarks.get();
+        Api.Res res = admin.call("POST", "bookmark/nonsense/" + card, null);
+        assertEquals(400, res.status(), res.body());
+        assertTrue(res.json().path("errors").has("model"), res.body());
+        checkPathParam("POST", "bookmark/card/", "", "id", null);
+        assertEquals(marks, bookmarks.get(), "POST bookmark changed the bookmarks");
+
+        // the bulk write: one value of the wrong type refuses the whole body, naming that setting
+        JsonNode siteName = admin.get(200, "setting/site-name").json();
+        for (Object wrong : List.of("TRUE ", 1, Map.of())) {
+            Map<String, Object> body = bodyOf("site-name", "Changed by a refused bulk write", "enable-embedding-static", wrong);
+            res = admin.call("PUT", "setting", body);
+            assertEquals(400, res.status(), "PUT setting " + Json.write(body) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("enable-embedding-static"), "PUT setting " + Json.write(body) + " -> " + res.body());
+        }
+        assertEquals(siteName, admin.get(200, "setting/site-name").json(), "a refused bulk write changed site-name");
+    }
+
     /**
      * Every boolean and positive-integer query parameter of every GET (path parameters filled with 1: the query
      * parameters are converted before the method runs), read from the resources' source: a value of the wrong type is a
