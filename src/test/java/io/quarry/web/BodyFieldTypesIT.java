@@ -596,6 +596,11 @@ class BodyFieldTypesIT {
         assertEquals(siteName, admin.get(200, "setting/site-name").json(), "a refused bulk write changed site-name");
     }
 
+    @Test
+    void passwordCheck() {
+        checkFields("POST", "util/password_check", List.of(new Field("password", Kind.STRING)), Map.of(), rows("core_user"));
+    }
+
     /**
      * Every boolean and positive-integer query parameter of every GET (path parameters filled with 1: the query
      * parameters are converted before the method runs), read from the resources' source: a value of the wrong type is a
