@@ -134,7 +134,7 @@ public final class CardResource {
                     ids.isNull() ? "missing required key, received: nil" : "should be a sequence, received: " + ids);
         } else {
             for (JsonNode element : ids) {
-                if (!element.isIntegralNumber() || element.asLong() <= 0) {
+                if (!element.isIntegralNumber() || !element.canConvertToLong() || element.asLong() <= 0) {
                     body.addError("card_ids", "value must be an array. Each value must be an integer greater than zero.",
                             "invalid type, received: " + element);
                     break;

@@ -101,7 +101,7 @@ public final class CollectionGraph {
         JsonNode revisionNode = body.get("revision");
         Long revision = null;
         if (!revisionNode.isNull()) {
-            if (!revisionNode.isIntegralNumber()) {
+            if (!revisionNode.isIntegralNumber() || !revisionNode.canConvertToLong()) { // past a long: not a revision
                 body.addError("revision", "nullable value must be an integer.", "should be an integer, received: " + revisionNode);
             } else {
                 revision = revisionNode.asLong();

@@ -159,7 +159,8 @@ public final class DataPermissionGraph {
         }
         JsonNode revisionNode = json.get("revision");
         Long revision = null;
-        if (revisionNode != null && revisionNode.canConvertToExactIntegral() && revisionNode.isNumber()) {
+        if (revisionNode != null && revisionNode.canConvertToExactIntegral() && revisionNode.isNumber()
+                && revisionNode.canConvertToLong()) { // past a long is no revision (it wrapped to a stale one: 409)
             revision = revisionNode.asLong();
         } else if (!force || (revisionNode != null && !revisionNode.isNull())) {
             errors.put("revision", "value must be an integer.");
@@ -304,7 +305,7 @@ public final class DataPermissionGraph {
             }
             case "create-queries" -> {
                 String v = value.isTextual() ? value.asText() : null;
-                return DataPermissions.VALUES.get(DataPermissions.CREATE_QUERIES).contains(v) ? v : null;
+                return v != null && DataPermissions.VALUES.get(DataPermissions.CREATE_QUERIES).contains(v) ? v : null; // List.of(..).contains(null) throws
             }
             case "details" -> {
                 String v = value.isTextual() ? value.asText() : null;
@@ -314,7 +315,7 @@ public final class DataPermissionGraph {
                 JsonNode schemas = value.isObject() && value.size() == 1 ? value.get("schemas") : null;
                 String v = schemas != null && schemas.isTextual() ? schemas.asText() : null;
                 List<String> allowed = key.equals("download") ? List.of("full", "limited", "none") : List.of("all", "none");
-                return allowed.contains(v) ? Map.of("schemas", v) : null;
+                return v != null && allowed.contains(v) ? Map.of("schemas", v) : null;
             }
             default -> {
                 return null;

@@ -125,7 +125,7 @@ public final class TableMetadataResource {
             body.addError("ids", IDS_MESSAGE, "invalid type, received: " + idsNode);
         } else {
             for (JsonNode element : idsNode) {
-                if (!element.isIntegralNumber() || element.asLong() <= 0) {
+                if (!element.isIntegralNumber() || !element.canConvertToLong() || element.asLong() <= 0) {
                     body.addError("ids", IDS_MESSAGE, "should be a positive int, received: " + element);
                     break;
                 }

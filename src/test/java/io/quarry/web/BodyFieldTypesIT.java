@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -168,6 +169,79 @@ class BodyFieldTypesIT {
         }
     }
 
+    /** The fields validated between {@code signature} and {@code end} in {@code source} (for readers without throwIfInvalid). */
+    static List<Field> fieldsOf(String source, String signature, String end) throws IOException {
+        String text = Files.readString(Path.of("src/main/java/io/quarry", source));
+        int start = text.indexOf(signature);
+        assertTrue(start >= 0, signature + " not found in " + source);
+        int stop = text.indexOf(end, start);
+        assertTrue(stop > start, end + " not found after " + signature + " in " + source);
+        String block = text.substring(start, stop);
+        Map<String, Field> fields = new LinkedHashMap<>();
+        for (Pattern pattern : List.of(ACCESSOR, RULES)) {
+            Matcher m = pattern.matcher(block);
+            while (m.find()) {
+                fields.putIfAbsent(m.group(2), new Field(m.group(2), kindOf(m.group(1))));
+            }
+        }
+        assertFalse(fields.isEmpty(), "no fields found for " + signature);
+        return new ArrayList<>(fields.values());
+    }
+
+    /** {@code derived} plus the fields an endpoint validates by hand (loops over keys, helpers), named here. */
+    private static List<Field> with(List<Field> derived, Field... extra) {
+        Map<String, Field> all = new LinkedHashMap<>();
+        for (Field f : derived) {
+            all.put(f.name(), f);
+        }
+        for (Field f : extra) {
+            all.putIfAbsent(f.name(), f);
+        }
+        return new ArrayList<>(all.values());
+    }
+
+    /**
+     * Every wrong value of every field sent by {@code method} to {@code path}: a 400 naming the field, and
+     * {@code state} (a read-back or a row count) the same afterwards.
+     */
+    private static int checkFields(String method, String path, List<Field> fields, Map<String, Object> base,
+            Supplier<Object> state) {
+        Object before = state.get();
+        int checked = 0;
+        for (Field field : fields) {
+            for (Object wrong : wrongValues(field.kind())) {
+                if (field.kind() == Kind.POS_INT && wrong.equals(2147483648L) && field.name().endsWith("id")) {
+                    continue; // ids are BIGINT: 2^31 is in range (and simply not found)
+                }
+                Map<String, Object> body = new LinkedHashMap<>(base);
+                body.put(field.name(), wrong);
+                Api.Res res = admin.call(method, path, body);
+                assertEquals(400, res.status(), method + " " + path + " " + Json.write(body) + " -> " + res.body());
+                assertTrue(res.json().path("errors").has(field.name()), method + " " + path + " " + Json.write(body) + " -> " + res.body());
+                checked++;
+            }
+        }
+        assertEquals(before, state.get(), method + " " + path + " changed something");
+        return checked;
+    }
+
+    private static Supplier<Object> rows(String table) {
+        return () -> AppDbSql.count(server, "SELECT COUNT(*) FROM " + table);
+    }
+
+    private static Supplier<Object> read(String path) {
+        return () -> readBack(path);
+    }
+
+    /** The id in the path: not a number, zero, and past a long are each a 400 naming {@code name}. */
+    private static void checkPathParam(String method, String prefix, String suffix, String name, Map<String, Object> base) {
+        for (String bad : List.of("abc", "0", HUGE.toString())) {
+            Api.Res res = admin.call(method, prefix + bad + suffix, base);
+            assertEquals(400, res.status(), method + " " + prefix + bad + suffix + " -> " + res.body());
+            assertTrue(res.json().path("errors").has(name), res.body());
+        }
+    }
+
     private static long create(String path, Map<String, Object> body) {
         return admin.post(200, path, body).json().get("id").asLong();
     }
@@ -243,6 +317,349 @@ class BodyFieldTypesIT {
         long event = create("timeline-event", Map.of("name", "Launch", "timestamp", "2026-01-01T00:00:00Z", "timezone", "UTC",
                 "timeline_id", id));
         checkUpdate("timeline-event/" + event, "timeline/TimelineService.java", "public Map<String, Object> updateEvent(", Map.of());
+    }
+
+    @Test
+    void segmentCreate() throws IOException {
+        Map<String, Object> definition = Map.of("source-table", tableId, "filter", List.of("=", java.util.Arrays.asList("field", 1, null), 1));
+        checkCreate("segment", "segment", "segment/SegmentService.java", "public Map<String, Object> create(",
+                Map.of("name", "New", "table_id", tableId, "definition", definition));
+    }
+
+    @Test
+    void timelineEventCreate() throws IOException {
+        long timeline = create("timeline", Map.of("name", "Events"));
+        checkCreate("timeline-event", "timeline_event", "timeline/TimelineService.java", "public Map<String, Object> createEvent(",
+                Map.of("name", "Launch", "timestamp", "2026-01-01T00:00:00Z", "timezone", "UTC", "timeline_id", timeline));
+    }
+
+    @Test
+    void databaseCreate() throws IOException {
+        List<Field> fields = with(fieldsOf("warehouse/NewDatabases.java", "static NewDatabase read(", "return new NewDatabase("),
+                new Field("engine", Kind.STRING));
+        Map<String, Object> base = Map.of("engine", "h2", "name", "Shop 2",
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"));
+        assertTrue(checkFields("POST", "database", fields, base, rows("metabase_database")) > 15);
+    }
+
+    @Test
+    void tableUpdate() throws IOException {
+        List<Field> fields = with(fieldsOf("warehouse/MetadataService.java", "public static TableChanges tableChanges(", "return new TableChanges("),
+                new Field("entity_type", Kind.STRING), new Field("description", Kind.STRING), new Field("caveats", Kind.STRING),
+                new Field("points_of_interest", Kind.STRING), new Field("show_in_getting_started", Kind.BOOLEAN));
+        checkFields("PUT", "table/" + tableId, fields, Map.of(), read("table/" + tableId));
+        checkPathParam("PUT", "table/", "", "id", Map.of());
+    }
+
+    @Test
+    void fieldUpdate() throws IOException {
+        long fieldId = admin.get(200, "table/" + tableId + "/query_metadata").json().get("fields").get(0).get("id").asLong();
+        List<Field> fields = with(fieldsOf("warehouse/MetadataService.java", "public Field updateField("),
+                new Field("description", Kind.STRING), new Field("caveats", Kind.STRING), new Field("points_of_interest", Kind.STRING),
+                new Field("semantic_type", Kind.STRING), new Field("coercion_strategy", Kind.STRING));
+        checkFields("PUT", "field/" + fieldId, fields, Map.of(), read("field/" + fieldId));
+        checkPathParam("PUT", "field/", "", "id", Map.of());
+    }
+
+    @Test
+    void apiKeys() throws IOException {
+        long group = create("permissions/group", Map.of("name", "Keyed"));
+        checkCreate("api-key", "api_key", "auth/ApiKeyResource.java", "public Map<String, Object> create(",
+                Map.of("name", "Typed key", "group_id", group));
+        long id = create("api-key", Map.of("name", "Typed key 2", "group_id", group));
+        checkFields("PUT", "api-key/" + id, fieldsOf("auth/ApiKeyResource.java", "public Map<String, Object> update("), Map.of(),
+                () -> AppDbSql.value(server, "SELECT name || '/' || CAST(user_id AS VARCHAR(20)) || '/' || CAST(updated_at AS VARCHAR(40)) FROM api_key WHERE id = ?", id));
+        checkPathParam("PUT", "api-key/", "", "id", Map.of());
+    }
+
+    @Test
+    void groups() throws IOException {
+        checkCreate("permissions/group", "permissions_group", "user/GroupResource.java", "public Map<String, Object> create(",
+                Map.of("name", "New group"));
+        long id = create("permissions/group", Map.of("name", "Typed group"));
+        checkFields("PUT", "permissions/group/" + id, fieldsOf("user/GroupResource.java", "public Map<String, Object> rename("),
+                Map.of(), read("permissions/group/" + id));
+        checkPathParam("PUT", "permissions/group/", "", "group-id", Map.of("name", "x"));
+    }
+
+    @Test
+    void memberships() throws IOException {
+        long group = create("permissions/group", Map.of("name", "Members"));
+        long user = create("user", Map.of("first_name", "Mem", "last_name", "Ber", "email", "member@example.com"));
+        checkCreate("permissions/membership", "permissions_group_membership", "user/MembershipResource.java",
+                "public List<Map<String, Object>> add(", Map.of("group_id", group, "user_id", user));
+        admin.post(200, "permissions/membership", Map.of("group_id", group, "user_id", user));
+        long id = AppDbSql.count(server, "SELECT id FROM permissions_group_membership WHERE group_id = ? AND user_id = ?", group, user);
+        checkFields("PUT", "permissions/membership/" + id, fieldsOf("user/MembershipResource.java", "public Map<String, Object> update("),
+                Map.of(), () -> admin.get(200, "permissions/membership").json());
+        checkPathParam("PUT", "permissions/membership/", "", "id", Map.of("is_group_manager", false));
+    }
+
+    @Test
+    void sessions() throws IOException {
+        checkFields("POST", "session", fieldsOf("auth/SessionResource.java", "public Response login("),
+                Map.of("username", "nobody@example.com", "password", "wrong-password"), rows("core_session"));
+    }
+
+    @Test
+    void passwords() {
+        long id = create("user", Map.of("first_name", "Pass", "last_name", "Word", "email", "password.user@example.com"));
+        admin.put(204, "user/" + id + "/password", Map.of("password", "Typed-Pa55word!"));
+        Supplier<Object> stored = () -> AppDbSql.value(server, "SELECT password FROM core_user WHERE id = ?", id);
+        checkFields("PUT", "user/" + id + "/password", List.of(new Field("password", Kind.STRING), new Field("old_password", Kind.STRING)),
+                Map.of("password", "Other-Pa55word!"), stored);
+        checkPathParam("PUT", "user/", "/password", "id", Map.of("password", "Other-Pa55word!"));
+    }
+
+    private static Map<String, Object> bodyOf(Object... pairs) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            body.put((String) pairs[i], pairs[i + 1]);
+        }
+        return body;
+    }
+
+    /**
+     * A graph PUT: {@code revision}, {@code groups} and the flags of the wrong type, and graphs whose inner values are of
+     * the wrong type, are each a 400 naming the field ({@code groups} for the inner ones); the graph and its revision
+     * read back unchanged.
+     */
+    private static void checkGraph(String path, Map<String, Object> goodGroups, List<Map<String, Object>> badGroups,
+            Map<String, Kind> flags) {
+        JsonNode before = admin.get(200, path).json();
+        long revision = before.get("revision").asLong();
+        List<Map.Entry<String, Map<String, Object>>> cases = new ArrayList<>();
+        for (Object wrong : List.of("5", 1.5, true, Map.of(), HUGE)) {
+            cases.add(Map.entry("revision", bodyOf("revision", wrong, "groups", goodGroups)));
+        }
+        for (Object wrong : wrongValues(Kind.MAP)) {
+            cases.add(Map.entry("groups", bodyOf("revision", revision, "groups", wrong)));
+        }
+        for (Map<String, Object> groups : badGroups) {
+            cases.add(Map.entry("groups", bodyOf("revision", revision, "groups", groups)));
+        }
+        flags.forEach((flag, kind) -> {
+            for (Object wrong : wrongValues(kind)) {
+                cases.add(Map.entry(flag, bodyOf("revision", revision, "groups", goodGroups, flag, wrong)));
+            }
+        });
+        for (Map.Entry<String, Map<String, Object>> c : cases) {
+            Api.Res res = admin.call("PUT", path, c.getValue());
+            assertEquals(400, res.status(), "PUT " + path + " " + Json.write(c.getValue()) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has(c.getKey()), "PUT " + path + " " + Json.write(c.getValue()) + " -> " + res.body());
+        }
+        assertEquals(before, admin.get(200, path).json(), "PUT " + path + " changed the graph");
+    }
+
+    @Test
+    void collectionGraph() {
+        long group = create("permissions/group", Map.of("name", "Graphed"));
+        long collection = create("collection", Map.of("name", "Graphed"));
+        String g = String.valueOf(group);
+        String c = String.valueOf(collection);
+        checkGraph("collection/graph", Map.of(g, Map.of(c, "write")),
+                List.of(Map.of(g, "write"), Map.of(g, List.of("write")), Map.of(g, Map.of(c, 7)), Map.of(g, Map.of(c, true)),
+                        Map.of(g, Map.of(c, "WRITE ")), Map.of("abc", Map.of(c, "write")), Map.of(g, Map.of("abc", "write"))),
+                Map.of("namespace", Kind.STRING, "skip_graph", Kind.BOOLEAN));
+    }
+
+    @Test
+    void dataPermissionGraph() {
+        long group = create("permissions/group", Map.of("name", "Data graphed"));
+        String g = String.valueOf(group);
+        String d = String.valueOf(databaseId);
+        checkGraph("permissions/graph", Map.of(g, Map.of(d, Map.of("create-queries", "no"))),
+                List.of(Map.of(g, "x"), Map.of(g, List.of()), Map.of(g, Map.of(d, 7)), Map.of(g, Map.of(d, Map.of("create-queries", 7))),
+                        Map.of(g, Map.of(d, Map.of("view-data", true))), Map.of(g, Map.of(d, Map.of("download", 7))),
+                        Map.of(g, Map.of(d, Map.of("data-model", Map.of("schemas", 7)))), Map.of(g, Map.of(d, Map.of("details", 7))),
+                        Map.of("abc", Map.of(d, Map.of("create-queries", "no")))),
+                Map.of());
+    }
+
+    @Test
+    void revisionRevert() throws IOException {
+        long card = create("card", cardBody());
+        admin.put(200, "card/" + card, Map.of("name", "Orders renamed"));
+        long revision = admin.get(200, "revision?entity=card&id=" + card).json().get(1).get("id").asLong();
+        checkFields("POST", "revision/revert", fieldsOf("revision/RevisionResource.java", "public Map<String, Object> revert("),
+                Map.of("entity", "card", "id", card, "revision_id", revision), rows("revision"));
+        assertEquals("Orders renamed", admin.get(200, "card/" + card).json().get("name").asText());
+    }
+
+    @Test
+    void emailSettingsRefuseTheWrongTypeBeforeAnySmtpAttempt() {
+        Supplier<Object> stored = () -> {
+            List<JsonNode> email = new ArrayList<>();
+            for (JsonNode s : admin.get(200, "setting").json()) {
+                if (s.get("key").asText().startsWith("email-")) {
+                    email.add(s);
+                }
+            }
+            return email;
+        };
+        List<Field> fields = List.of(new Field("email-smtp-host", Kind.STRING), new Field("email-smtp-username", Kind.STRING),
+                new Field("email-smtp-password", Kind.STRING), new Field("email-smtp-security", Kind.STRING),
+                new Field("email-from-name", Kind.STRING), new Field("email-from-address", Kind.STRING));
+        Map<String, Object> base = Map.of("email-smtp-host", "smtp.invalid", "email-smtp-port", 25, "email-smtp-security", "none");
+        checkFields("PUT", "email", fields, base, stored);
+        Object before = stored.get();
+        for (Object wrong : List.of(HUGE, 1.5, true, 0, -3, 2147483648L, Map.of(), List.of(25), "port")) {
+            Map<String, Object> body = new LinkedHashMap<>(base);
+            body.put("email-smtp-port", wrong);
+            Api.Res res = admin.call("PUT", "email", body);
+            assertEquals(400, res.status(), "PUT email " + Json.write(body) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("email-smtp-port"), "PUT email " + Json.write(body) + " -> " + res.body());
+        }
+        for (Object wrong : List.of(42, true, Map.of("a", 1), List.of(42))) {
+            Map<String, Object> body = new LinkedHashMap<>(base);
+            body.put("email-reply-to", wrong);
+            Api.Res res = admin.call("PUT", "email", body);
+            assertEquals(400, res.status(), "PUT email " + Json.write(body) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("email-reply-to"), "PUT email " + Json.write(body) + " -> " + res.body());
+        }
+        assertEquals(before, stored.get(), "PUT email changed the settings");
+    }
+
+    @Test
+    void dashboardCopy() throws IOException {
+        long id = create("dashboard", Map.of("name", "To copy"));
+        checkFields("POST", "dashboard/" + id + "/copy", fieldsOf("dashboard/DashboardService.java", "public Map<String, Object> copy("),
+                Map.of(), rows("report_dashboard"));
+        checkPathParam("POST", "dashboard/", "/copy", "id", Map.of());
+    }
+
+    @Test
+    void cardQueries() throws IOException {
+        long id = create("card", cardBody());
+        checkFields("POST", "card/" + id + "/query", fieldsOf("card/CardResource.java", "public Response query("), Map.of(),
+                read("card/" + id));
+        checkFields("POST", "card/pivot/" + id + "/query", fieldsOf("card/CardResource.java", "public Response pivot("), Map.of(),
+                read("card/" + id));
+        checkPathParam("POST", "card/", "/query", "id", Map.of());
+    }
+
+    @Test
+    void cardMoveAndTableBulkUpdateAndBookmarkOrderingRefuseWrongTypes() throws IOException {
+        long card = create("card", cardBody());
+        Supplier<Object> cardState = read("card/" + card);
+        Object before = cardState.get();
+        for (Object wrong : List.of("x", 7, Map.of(), List.of("1"), List.of(1.5), List.of(true), List.of(HUGE))) {
+            Api.Res res = admin.call("POST", "card/collections", bodyOf("card_ids", wrong, "collection_id", null));
+            assertEquals(400, res.status(), "POST card/collections " + wrong + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("card_ids"), res.body());
+        }
+        assertEquals(before, cardState.get(), "POST card/collections moved the card");
+
+        List<Field> tableFields = with(fieldsOf("warehouse/MetadataService.java", "public static TableChanges tableChanges(", "return new TableChanges("),
+                new Field("entity_type", Kind.STRING), new Field("description", Kind.STRING), new Field("caveats", Kind.STRING),
+                new Field("points_of_interest", Kind.STRING), new Field("show_in_getting_started", Kind.BOOLEAN));
+        tableFields.removeIf(f -> f.name().equals("field_order")); // not taken by the bulk update
+        checkFields("PUT", "table", tableFields, Map.of("ids", List.of(tableId)), read("table/" + tableId));
+        Object table = readBack("table/" + tableId);
+        for (Object wrong : List.of("x", 7, Map.of(), List.of("1"), List.of(1.5), List.of(true), List.of(0), List.of(HUGE))) {
+            Api.Res res = admin.call("PUT", "table", bodyOf("ids", wrong, "description", "changed"));
+            assertEquals(400, res.status(), "PUT table ids " + wrong + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("ids"), res.body());
+        }
+        assertEquals(table, readBack("table/" + tableId), "PUT table changed the table");
+
+        Supplier<Object> bookmarks = () -> admin.get(200, "bookmark").json();
+        Object marks = bookmarks.get();
+        for (Object wrong : List.of("x", 7, Map.of(), List.of("card"), List.of(Map.of("type", 7, "item_id", card)),
+                List.of(Map.of("type", "card", "item_id", "1")), List.of(Map.of("type", "card", "item_id", HUGE)))) {
+            Api.Res res = admin.call("PUT", "bookmark/ordering", bodyOf("orderings", wrong));
+            assertEquals(400, res.status(), "PUT bookmark/ordering " + wrong + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("orderings"), res.body());
+        }
+        assertEquals(marks, bookmarks.get());
+    }
+
+    @Test
+    void bookmarkPathAndSettingsBulkRefuseWrongTypes() {
+        long card = create("card", cardBody());
+        Supplier<Object> bookmarks = () -> admin.get(200, "bookmark").json();
+        Object marks = bookmarks.get();
+        Api.Res res = admin.call("POST", "bookmark/nonsense/" + card, null);
+        assertEquals(400, res.status(), res.body());
+        assertTrue(res.json().path("errors").has("model"), res.body());
+        checkPathParam("POST", "bookmark/card/", "", "id", null);
+        assertEquals(marks, bookmarks.get(), "POST bookmark changed the bookmarks");
+
+        // the bulk write: one value of the wrong type refuses the whole body, naming that setting
+        JsonNode siteName = admin.get(200, "setting/site-name").json();
+        for (Object wrong : List.of("TRUE ", 1, Map.of())) {
+            Map<String, Object> body = bodyOf("site-name", "Changed by a refused bulk write", "enable-embedding-static", wrong);
+            res = admin.call("PUT", "setting", body);
+            assertEquals(400, res.status(), "PUT setting " + Json.write(body) + " -> " + res.body());
+            assertTrue(res.json().path("errors").has("enable-embedding-static"), "PUT setting " + Json.write(body) + " -> " + res.body());
+        }
+        assertEquals(siteName, admin.get(200, "setting/site-name").json(), "a refused bulk write changed site-name");
+    }
+
+    @Test
+    void passwordCheck() {
+        checkFields("POST", "util/password_check", List.of(new Field("password", Kind.STRING)), Map.of(), rows("core_user"));
+    }
+
+    /**
+     * Every boolean and positive-integer query parameter of every GET (path parameters filled with 1: the query
+     * parameters are converted before the method runs), read from the resources' source: a value of the wrong type is a
+     * 400 naming the parameter, never a 500 or a silent default.
+     */
+    @Test
+    void typedQueryParametersOfEveryGetRefuseTheWrongType() throws IOException {
+        Pattern classPath = Pattern.compile("^@Path\\(\"([^\"]+)\"\\)", Pattern.MULTILINE);
+        Pattern methodPath = Pattern.compile("@Path\\(\"([^\"]+)\"\\)");
+        Pattern typedParam = Pattern.compile("@QueryParam\\(\"([^\"]+)\"\\) (BoolStr|PosInt)\\b");
+        List<String> checked = new ArrayList<>();
+        List<Path> sources;
+        try (var walk = Files.walk(Path.of("src/main/java/io/quarry"))) {
+            sources = walk.filter(f -> f.toString().endsWith("Resource.java")).sorted().toList();
+        }
+        for (Path source : sources) {
+            String text = Files.readString(source);
+            Matcher cm = classPath.matcher(text);
+            if (!cm.find()) {
+                continue;
+            }
+            String base = cm.group(1);
+            int at = 0;
+            while ((at = text.indexOf("@GET", at)) >= 0) {
+                int end = text.indexOf(") {", at);
+                String span = text.substring(at, end);
+                at = end;
+                Matcher pm = methodPath.matcher(span);
+                String path = (pm.find() ? base + "/" + pm.group(1) : base).replaceAll("\\{[^}]*\\}", "1");
+                if (span.contains("@Access(Access.Level.PUBLIC)") || base.startsWith("public") || base.startsWith("embed")) {
+                    continue;
+                }
+                Matcher qm = typedParam.matcher(span);
+                while (qm.find()) {
+                    String name = qm.group(1);
+                    List<String> bads = qm.group(2).equals("BoolStr") ? List.of("maybe", "1", "TRUE ")
+                            : List.of("abc", "0", "-3", "1.5", HUGE.toString());
+                    for (String bad : bads) {
+                        String url = path + "?" + name + "=" + java.net.URLEncoder.encode(bad, java.nio.charset.StandardCharsets.UTF_8);
+                        Api.Res res = admin.call("GET", url, null);
+                        assertEquals(400, res.status(), "GET " + url + " -> " + res.body());
+                        assertTrue(res.json().path("errors").has(name), "GET " + url + " -> " + res.body());
+                    }
+                    checked.add(path + "?" + name);
+                }
+            }
+        }
+        assertTrue(checked.size() > 30, "checked " + checked);
+    }
+
+    @Test
+    void typedQueryParametersOfListsRefuseTheWrongValue() {
+        for (String query : List.of("card?f=nonsense", "card?f=42", "search?models=nonsense", "search?archived=maybe",
+                "collection/root/items?models=nonsense", "collection/root/items?archived=maybe", "user?include_deactivated=maybe")) {
+            Api.Res res = admin.call("GET", query, null);
+            String name = query.substring(query.indexOf('?') + 1, query.indexOf('='));
+            assertEquals(400, res.status(), "GET " + query + " -> " + res.body());
+            assertTrue(res.json().path("errors").has(name), "GET " + query + " -> " + res.body());
+        }
     }
 
     @Test

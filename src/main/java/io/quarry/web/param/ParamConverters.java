@@ -34,7 +34,8 @@ public final class ParamConverters implements ParamConverterProvider {
         }
         if (rawType == BoolStr.class) {
             return (ParamConverter<T>) converter(name, nullable, ParamRule.BOOL_STR, raw -> {
-                Boolean value = Validation.parseBoolStr(raw);
+                // as a body field's boolean string: padded ("TRUE ") is not a boolean, whatever its case
+                Boolean value = raw.equals(raw.strip()) ? Validation.parseBoolStr(raw) : null;
                 return value == null ? null : new BoolStr(value);
             });
         }
