@@ -43,6 +43,9 @@ public interface CardMapper {
 
     List<Card> cardsOnTable(@Param("tableId") long tableId, @Param("exceptId") long exceptId);
 
+    /** The live card shared under this public UUID (idx_card_public_uuid), or null. */
+    Card findPublicCard(@Param("uuid") String uuid);
+
     int setPublicUuid(@Param("id") long id, @Param("uuid") String uuid, @Param("userId") Long userId);
 
     CollectionRef findCollection(@Param("id") long id);

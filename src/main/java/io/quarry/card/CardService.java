@@ -388,12 +388,7 @@ public final class CardService implements Revertible {
 
     /** The live card with this public UUID; null when there is none (unknown, unshared or archived). */
     public Card publicCard(String uuid) {
-        for (Card c : publicCards()) {
-            if (c.publicUuid.equals(uuid)) {
-                return c;
-            }
-        }
-        return null;
+        return db.with(CardMapper.class, m -> m.findPublicCard(uuid));
     }
 
     void requirePublicSharing() {

@@ -16,6 +16,9 @@ public interface DashboardMapper {
 
     int deleteDashboard(@Param("id") long id);
 
+    /** The live dashboard shared under this public UUID (idx_dashboard_public_uuid), or null. */
+    Long findPublicDashboardId(@Param("uuid") String uuid);
+
     int setPublicUuid(@Param("id") long id, @Param("uuid") String uuid, @Param("userId") Long userId);
 
     List<Dashboard> publicDashboards();

@@ -938,12 +938,7 @@ public final class DashboardService implements Revertible {
 
     /** A dashboard by its public UUID; null when no live dashboard has it. */
     public Long publicDashboardId(String uuid) {
-        for (Dashboard d : db.with(DashboardMapper.class, DashboardMapper::publicDashboards)) {
-            if (d.publicUuid.equals(uuid)) {
-                return d.id;
-            }
-        }
-        return null;
+        return db.with(DashboardMapper.class, m -> m.findPublicDashboardId(uuid));
     }
 
     /** The whole dashboard view with the dashboard's own rights (public links, embeds cut it down); 404 if archived. */
