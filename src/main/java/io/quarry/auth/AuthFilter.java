@@ -3,6 +3,7 @@ package io.quarry.auth;
 import io.quarry.core.Caller;
 import io.quarry.user.User;
 import io.quarry.web.security.CallerFactory;
+import io.quarry.web.security.Credentials;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
@@ -22,9 +23,6 @@ import jakarta.ws.rs.ext.Provider;
 @PreMatching
 @Priority(Priorities.AUTHENTICATION)
 public final class AuthFilter implements ContainerRequestFilter {
-    public static final String SESSION_COOKIE = "metabase.SESSION";
-    public static final String SESSION_HEADER = "X-Metabase-Session";
-    public static final String API_KEY_HEADER = "X-Api-Key";
 
     private final SessionService sessions;
     private final ApiKeyService apiKeys;
@@ -37,31 +35,31 @@ public final class AuthFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
-        if (isHealthCheck(request)) {
-            // Public, and must answer within a second or two when the application database does not: resolving a
-            // session would wait on that database first.
+        String locale = request.getHeaderString("X-Metabase-Locale");
+        Cookie cookie = request.getCookies().get(Credentials.SESSION_COOKIE);
+        String cookieKey = cookie == null ? null : cookie.getValue();
+        String headerKey = request.getHeaderString(Credentials.SESSION_HEADER);
+        String apiKey = request.getHeaderString(Credentials.API_KEY_HEADER);
+        if (cookieKey == null && headerKey == null && apiKey == null) {
             return;
         }
-        String locale = request.getHeaderString("X-Metabase-Locale");
-        Cookie cookie = request.getCookies().get(SESSION_COOKIE);
-        for (String key : new String[]{cookie == null ? null : cookie.getValue(), request.getHeaderString(SESSION_HEADER)}) {
+        // checked when first asked for (see CallerFactory): a public endpoint that never asks costs no look-up
+        CallerFactory.setCaller(request, () -> resolve(cookieKey, headerKey, apiKey, locale));
+    }
+
+    private Caller resolve(String cookieKey, String headerKey, String apiKey, String locale) {
+        for (String key : new String[]{cookieKey, headerKey}) {
             User user = sessions.resolve(key);
             if (user != null) {
-                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, key, false, locale != null ? locale : user.locale));
-                return;
+                return new Caller(user.id, user.isSuperuser, key, false, locale != null ? locale : user.locale);
             }
         }
-        String apiKey = request.getHeaderString(API_KEY_HEADER);
         if (apiKey != null) {
             User user = apiKeys.authenticate(apiKey);
             if (user != null) {
-                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
+                return new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale);
             }
         }
-    }
-
-    private static boolean isHealthCheck(ContainerRequestContext request) {
-        String path = request.getUriInfo().getPath();
-        return path.equals("health") || path.equals("health/") || path.equals("/health");
+        return Caller.ANONYMOUS;
     }
 }

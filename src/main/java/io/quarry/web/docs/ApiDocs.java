@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.core.Version;
 import io.quarry.web.security.Access;
+import io.quarry.web.security.Credentials;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
@@ -142,8 +143,8 @@ public final class ApiDocs {
                 + " X-Api-Key. Generated from the server's own resource classes.");
         doc.putArray("servers").addObject().put("url", "..").put("description", "this server (paths start with /api)");
         ObjectNode schemes = doc.putObject("components").putObject("securitySchemes");
-        schemes.putObject("session").put("type", "apiKey").put("in", "header").put("name", "X-Metabase-Session");
-        schemes.putObject("apiKey").put("type", "apiKey").put("in", "header").put("name", "X-Api-Key");
+        schemes.putObject("session").put("type", "apiKey").put("in", "header").put("name", Credentials.SESSION_HEADER);
+        schemes.putObject("apiKey").put("type", "apiKey").put("in", "header").put("name", Credentials.API_KEY_HEADER);
         ObjectNode paths = doc.putObject("paths");
         for (Endpoint endpoint : endpoints) {
             ObjectNode item = paths.has(endpoint.path()) ? (ObjectNode) paths.get(endpoint.path()) : paths.putObject(endpoint.path());

@@ -23,14 +23,28 @@ public final class CallerFactory implements Supplier<Caller> {
         return callerOf(request.get());
     }
 
-    /** Records who is calling; done once per request, by the authentication filter. */
-    public static void setCaller(ContainerRequestContext request, Caller caller) {
-        request.setProperty(CALLER, caller);
+    /**
+     * Records how to work out who is calling; done once per request, by the authentication filter. The credentials
+     * are checked (a session or API-key look-up in the application database) only when something first asks for the
+     * caller — an endpoint's access check, a resource that takes the caller — so public endpoints that never ask, such
+     * as {@code /api/health}, do not wait on that database.
+     */
+    public static void setCaller(ContainerRequestContext request, Supplier<Caller> resolve) {
+        request.setProperty(CALLER, resolve);
     }
 
-    /** The request's caller: {@link Caller#ANONYMOUS} until authentication has named one. */
+    /** The request's caller: {@link Caller#ANONYMOUS} when its credentials name nobody (or it sent none). */
     public static Caller callerOf(ContainerRequestContext request) {
         Object caller = request.getProperty(CALLER);
-        return caller instanceof Caller c ? c : Caller.ANONYMOUS;
+        if (caller instanceof Caller c) {
+            return c;
+        }
+        if (caller instanceof Supplier<?> resolve) {
+            Object resolved = resolve.get();
+            Caller c = resolved instanceof Caller known ? known : Caller.ANONYMOUS;
+            request.setProperty(CALLER, c);
+            return c;
+        }
+        return Caller.ANONYMOUS;
     }
 }

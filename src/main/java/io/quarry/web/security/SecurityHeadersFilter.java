@@ -32,7 +32,7 @@ public final class SecurityHeadersFilter extends HttpFilter {
             response.setHeader("Strict-Transport-Security", HSTS);
         }
         HttpServletResponse answer = response;
-        if (path.startsWith("/api/") && authenticated(request)) {
+        if (path.startsWith("/api/") && Credentials.present(request)) {
             response.setHeader("Cache-Control", "no-store");
             answer = new CacheControlReplacing(response);
         }
@@ -47,21 +47,6 @@ public final class SecurityHeadersFilter extends HttpFilter {
 
     static boolean overHttps(HttpServletRequest request) {
         return request.isSecure() || "https".equalsIgnoreCase(request.getHeader("X-Forwarded-Proto"));
-    }
-
-    /** A session cookie, session header or API key: the answer is for this caller only. */
-    static boolean authenticated(HttpServletRequest request) {
-        if (request.getHeader("X-Metabase-Session") != null || request.getHeader("X-Api-Key") != null) {
-            return true;
-        }
-        if (request.getCookies() != null) {
-            for (var cookie : request.getCookies()) {
-                if ("metabase.SESSION".equals(cookie.getName())) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** A resource's own Cache-Control replaces the default instead of being added beside it. */
