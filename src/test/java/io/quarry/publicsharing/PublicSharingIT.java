@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,6 +128,52 @@ class PublicSharingIT {
         var csv = f.anonymous.call("GET", "public/card/" + uuid + "/query/csv", null);
         assertTrue(csv.status() >= 400, csv.status() + " " + csv.body());
         assertFalse(csv.body().toUpperCase().contains("NOWHERE"), csv.body());
+    }
+
+    @Test
+    void plainClientsPostThePublicDashcardExport() throws Exception {
+        String uuid = f.admin.post(200, "dashboard/" + f.dashboardId + "/public_link", Map.of()).json().get("uuid").asText();
+        try {
+            String path = "public/dashboard/" + uuid + "/dashcard/" + f.dashcardId + "/card/" + f.cardId + "/csv";
+            // curl -X POST: no body, no content type
+            Plain noBody = plainPost(path, null, null);
+            assertEquals(200, noBody.status(), noBody.body());
+            assertEquals(f.reference(null), csvCount(noBody.body()));
+            // curl -d '' and HttpURLConnection: an empty form-typed body
+            Plain emptyForm = plainPost(path, "application/x-www-form-urlencoded", new byte[0]);
+            assertEquals(200, emptyForm.status(), emptyForm.body());
+            assertEquals(f.reference(null), csvCount(emptyForm.body()));
+            // a malformed JSON body is refused before anything runs
+            Plain malformed = plainPost(path, "application/json", "{\"parameters\":".getBytes(StandardCharsets.UTF_8));
+            assertEquals(400, malformed.status(), malformed.body());
+            assertEquals("Malformed JSON in request body.", malformed.body());
+        } finally {
+            f.admin.delete(204, "dashboard/" + f.dashboardId + "/public_link");
+        }
+    }
+
+    private record Plain(int status, String body) {
+    }
+
+    /** A POST the way java.net.HttpURLConnection sends it: a content type only when given, a body only when given. */
+    private Plain plainPost(String path, String contentType, byte[] body) throws IOException {
+        HttpURLConnection connection = (HttpURLConnection) f.server.base.resolve("api/" + path).toURL().openConnection();
+        connection.setRequestMethod("POST");
+        if (contentType != null) {
+            connection.setRequestProperty("Content-Type", contentType);
+        }
+        if (body != null) {
+            connection.setDoOutput(true);
+            try (OutputStream out = connection.getOutputStream()) {
+                out.write(body);
+            }
+        }
+        int status = connection.getResponseCode();
+        try (InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream()) {
+            return new Plain(status, in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } finally {
+            connection.disconnect();
+        }
     }
 
     @Test
