@@ -17,15 +17,14 @@ import java.util.Locale;
 
 /**
  * The compile stage of the query pipeline for structured queries: asks the database's driver for its dialect, reads
- * its metadata and compiles. Saved questions, segments and metrics are resolved through {@link MbqlReferences}, which the modules owning
- * them plug in with {@link #useReferences}.
+ * its metadata and compiles. Saved questions, segments and metrics are resolved through the {@link MbqlReferences} each
+ * compilation is given (the query processor's, which carry the caller and the depth of card references).
  */
 public final class MbqlQueries {
     private final Db db;
     private final DatabaseService databases;
     private final Settings settings;
     private final Clock clock;
-    private volatile MbqlReferences references = MbqlReferences.NONE;
 
     public MbqlQueries(Db db, DatabaseService databases, Settings settings, Clock clock) {
         this.db = db;
@@ -34,16 +33,7 @@ public final class MbqlQueries {
         this.clock = clock;
     }
 
-    /** Cards, segments and metrics as sources and clauses (until called, none exist). */
-    public void useReferences(MbqlReferences references) {
-        this.references = references == null ? MbqlReferences.NONE : references;
-    }
-
-    public CompiledQuery compile(Query query, Database database) {
-        return compile(query, database, references);
-    }
-
-    /** As {@link #compile(Query, Database)}, resolving cards, segments and metrics through {@code references}. */
+    /** Compiles a structured query for the database's engine, resolving cards, segments and metrics through {@code references}. */
     public CompiledQuery compile(Query query, Database database, MbqlReferences references) {
         Driver driver = databases.findDriverOf(database);
         SqlDialect dialect = driver == null ? null : driver.dialect();
