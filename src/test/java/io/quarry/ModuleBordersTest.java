@@ -41,7 +41,7 @@ class ModuleBordersTest {
             Map.entry("sample", Set.of()),
             Map.entry("appdb", Set.of("core")),
             Map.entry("web", Set.of("appdb", "core")),
-            Map.entry("ui", Set.of()),
+            Map.entry("ui", Set.of("web")),
             Map.entry("setting", Set.of("appdb", "core", "web")),
             Map.entry("mail", Set.of("core", "setting", "web")),
             Map.entry("driver", Set.of("appdb", "core", "setting", "web")),

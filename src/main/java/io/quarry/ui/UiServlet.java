@@ -1,5 +1,6 @@
 package io.quarry.ui;
 
+import io.quarry.web.security.SecurityHeadersFilter;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -112,12 +113,13 @@ public final class UiServlet extends HttpServlet {
         response.setStatus(200);
         response.setContentType("text/html; charset=utf-8");
         response.setHeader("Cache-Control", "no-cache");
-        response.setHeader("X-Frame-Options", "SAMEORIGIN");
         // Everything comes from this server (no CDN); inline style attributes are the one allowance (grid positions).
+        // Framing, referrer and the other security headers are SecurityHeadersFilter's, for pages as for the API: this
+        // fuller policy replaces its CSP header, so it repeats the same framing rule.
+        String path = request.getRequestURI().substring(request.getContextPath().length());
         response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-                + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'; "
-                + "form-action 'self'");
-        response.setHeader("Referrer-Policy", "same-origin");
+                + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
+                + (SecurityHeadersFilter.embeddable(path) ? "" : "; " + SecurityHeadersFilter.CONTENT_SECURITY_POLICY));
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
     }

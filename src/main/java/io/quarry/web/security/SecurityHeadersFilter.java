@@ -15,7 +15,7 @@ import java.io.IOException;
  * resource that sets its own {@code Cache-Control} (exports, public metadata) replaces the default.
  */
 public final class SecurityHeadersFilter extends HttpFilter {
-    static final String CONTENT_SECURITY_POLICY = "frame-ancestors 'none'";
+    public static final String CONTENT_SECURITY_POLICY = "frame-ancestors 'none'";
     static final String HSTS = "max-age=31536000";
 
     @Override
@@ -40,7 +40,7 @@ public final class SecurityHeadersFilter extends HttpFilter {
     }
 
     /** Pages and API calls meant to be shown inside other sites' frames. */
-    static boolean embeddable(String path) {
+    public static boolean embeddable(String path) {
         return path.startsWith("/api/embed/") || path.startsWith("/api/public/") || path.startsWith("/embed/")
                 || path.startsWith("/public/");
     }
