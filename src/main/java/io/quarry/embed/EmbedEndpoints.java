@@ -10,6 +10,7 @@ import io.quarry.publicsharing.PublicViews;
 import io.quarry.qp.export.ExportFormat;
 import io.quarry.qp.run.QueryContext;
 import io.quarry.web.error.ApiException;
+import io.quarry.web.param.Validation;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -136,8 +137,8 @@ public abstract class EmbedEndpoints {
     private Response dashcardQuery(String token, String dashcardId, String cardId, UriInfo uri, boolean pivot) {
         return guarded(() -> {
             Target t = target(token, "dashboard");
-            return sharing.runDashcard(QueryContext.EMBED, t.id(), positive("dashcard-id", dashcardId),
-                    positive("card-id", cardId), dashcardParameters(t, uri), pivot);
+            return sharing.runDashcard(QueryContext.EMBED, t.id(), Validation.requirePosInt("dashcard-id", dashcardId),
+                    Validation.requirePosInt("card-id", cardId), dashcardParameters(t, uri), pivot);
         });
     }
 
@@ -148,8 +149,8 @@ public abstract class EmbedEndpoints {
                                    @Context UriInfo uri) {
         return guarded(() -> {
             Target t = target(token, "dashboard");
-            return sharing.exportDashcard(QueryContext.EMBED, t.id(), positive("dashcard-id", dashcardId),
-                    positive("card-id", cardId), dashcardParameters(t, uri), ExportFormat.of(format), options(uri));
+            return sharing.exportDashcard(QueryContext.EMBED, t.id(), Validation.requirePosInt("dashcard-id", dashcardId),
+                    Validation.requirePosInt("card-id", cardId), dashcardParameters(t, uri), ExportFormat.of(format), options(uri));
         });
     }
 
@@ -336,18 +337,6 @@ public abstract class EmbedEndpoints {
             }
         }
         return options;
-    }
-
-    private static long positive(String name, String text) {
-        try {
-            long id = Long.parseLong(text);
-            if (id > 0) {
-                return id;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw ApiException.invalidField(name, "value must be an integer greater than zero.");
     }
 
     private static JsonNode parse(String text) {

@@ -7,6 +7,7 @@ import io.quarry.core.Json;
 import io.quarry.qp.export.ExportFormat;
 import io.quarry.qp.run.QueryContext;
 import io.quarry.web.error.ApiException;
+import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -127,8 +128,8 @@ public final class PublicResource {
     }
 
     private Response dashcardQuery(String uuid, String dashcardId, String cardId, String parameters, boolean pivot) {
-        return guarded(() -> sharing.runDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), id("dashcard-id", dashcardId),
-                id("card-id", cardId), idParameters(PublicSharing.jsonParam("parameters", parameters)), pivot));
+        return guarded(() -> sharing.runDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), Validation.requirePosInt("dashcard-id", dashcardId),
+                Validation.requirePosInt("card-id", cardId), idParameters(PublicSharing.jsonParam("parameters", parameters)), pivot));
     }
 
     @POST
@@ -143,8 +144,8 @@ public final class PublicResource {
             if (parameters != null && parameters.isTextual()) {
                 parameters = PublicSharing.jsonParam("parameters", parameters.asText());
             }
-            return sharing.exportDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), id("dashcard-id", dashcardId),
-                    id("card-id", cardId), idParameters(parameters), ExportFormat.of(format), options);
+            return sharing.exportDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), Validation.requirePosInt("dashcard-id", dashcardId),
+                    Validation.requirePosInt("card-id", cardId), idParameters(parameters), ExportFormat.of(format), options);
         });
     }
 
@@ -161,8 +162,8 @@ public final class PublicResource {
                     options.put(key, values.get(0));
                 }
             });
-            return sharing.exportDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), id("dashcard-id", dashcardId),
-                    id("card-id", cardId), idParameters(PublicSharing.jsonParam("parameters", form.getFirst("parameters"))),
+            return sharing.exportDashcard(QueryContext.PUBLIC, sharing.publicDashboard(uuid), Validation.requirePosInt("dashcard-id", dashcardId),
+                    Validation.requirePosInt("card-id", cardId), idParameters(PublicSharing.jsonParam("parameters", form.getFirst("parameters"))),
                     ExportFormat.of(format), options);
         });
     }
@@ -181,18 +182,6 @@ public final class PublicResource {
             }
         }
         return parameters;
-    }
-
-    static long id(String name, String text) {
-        try {
-            long id = Long.parseLong(text);
-            if (id > 0) {
-                return id;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw ApiException.invalidField(name, "value must be an integer greater than zero.");
     }
 
     private static void putIfSet(ObjectNode options, String key, String value) {

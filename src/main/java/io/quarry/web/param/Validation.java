@@ -24,6 +24,19 @@ public final class Validation {
         }
     }
 
+    /**
+     * An integer greater than zero read from a raw path segment, for endpoints that take their ids as text so that
+     * their own error rules (public links: 400 {@code An error occurred.}) cover a bad one; else a 400 naming it, as
+     * the {@link PosInt} converter answers.
+     */
+    public static long requirePosInt(String name, String raw) {
+        Long value = raw == null ? null : parsePosInt(raw);
+        if (value == null) {
+            throw invalid(name, ParamRule.POS_INT, false, raw);
+        }
+        return value;
+    }
+
     public static Boolean parseBoolStr(String raw) {
         String lower = raw.trim().toLowerCase(Locale.ROOT);
         return switch (lower) {
