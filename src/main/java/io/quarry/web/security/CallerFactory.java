@@ -23,28 +23,14 @@ public final class CallerFactory implements Supplier<Caller> {
         return callerOf(request.get());
     }
 
-    /**
-     * Records how to work out who is calling; done once per request, by the authentication filter. The credentials
-     * are checked (a session or API-key look-up in the application database) only when something first asks for the
-     * caller — an endpoint's access check, a resource that takes the caller — so public endpoints that never ask, such
-     * as {@code /api/health}, do not wait on that database.
-     */
-    public static void setCaller(ContainerRequestContext request, Supplier<Caller> resolve) {
-        request.setProperty(CALLER, resolve);
+    /** Records who is calling; done once per request, by the authentication filter. */
+    public static void setCaller(ContainerRequestContext request, Caller caller) {
+        request.setProperty(CALLER, caller);
     }
 
-    /** The request's caller: {@link Caller#ANONYMOUS} when its credentials name nobody (or it sent none). */
+    /** The request's caller: {@link Caller#ANONYMOUS} until authentication has named one. */
     public static Caller callerOf(ContainerRequestContext request) {
         Object caller = request.getProperty(CALLER);
-        if (caller instanceof Caller c) {
-            return c;
-        }
-        if (caller instanceof Supplier<?> resolve) {
-            Object resolved = resolve.get();
-            Caller c = resolved instanceof Caller known ? known : Caller.ANONYMOUS;
-            request.setProperty(CALLER, c);
-            return c;
-        }
-        return Caller.ANONYMOUS;
+        return caller instanceof Caller c ? c : Caller.ANONYMOUS;
     }
 }
