@@ -51,7 +51,7 @@ class ModuleBordersTest {
             Map.entry("collection", Set.of("appdb", "core", "web")),
             Map.entry("bookmark", Set.of("appdb", "collection", "core", "web")),
             Map.entry("warehouse", Set.of("appdb", "core", "driver", "permission", "sample", "web")),
-            Map.entry("sync", Set.of("appdb", "core", "driver", "permission", "warehouse", "web")),
+            Map.entry("sync", Set.of("appdb", "core", "driver", "permission", "schedule", "warehouse", "web")),
             Map.entry("user", Set.of("appdb", "auth", "collection", "core", "mail", "setting", "web")),
             Map.entry("auth", Set.of("appdb", "core", "mail", "setting", "user", "web")),
             Map.entry("notification", Set.of("auth", "core", "setting", "web")),

@@ -217,7 +217,8 @@ public final class Quarry implements AutoCloseable {
                 () -> DriverSettings.connectionTimeoutMillis(settings),
                 (session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         DatabaseService databaseService = warehouseModule.databases();
-        syncModule = SyncModule.create(clock, db, databaseService, warehouseModule.databasePools(), scheduler);
+        syncModule = SyncModule.create(clock, db, databaseService, warehouseModule.databasePools(), scheduler,
+                clusterJobs);
         metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
 
         // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -97,6 +98,8 @@ public final class ClusterJobs {
     private final ExecutorService workers;
     private volatile boolean stopped;
     private ScheduledFuture<?> polling;
+    private ScheduledFuture<?> wakeUp;
+    private long wakeUpAt;
 
     public ClusterJobs(Db db, DataSource dataSource, ScheduledExecutorService scheduler, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
@@ -126,13 +129,46 @@ public final class ClusterJobs {
         if (polling != null || stopped) {
             return;
         }
-        polling = scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                poll();
-            } catch (RuntimeException e) {
-                log.warn("Polling scheduled jobs failed: {}", e.toString());
-            }
-        }, 0, POLL_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        polling = scheduler.scheduleWithFixedDelay(this::pollQuietly, 0, POLL_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Polls soon (on the scheduler), for a source whose jobs just changed: a new job is seen, and a changed cron
+     * string is followed, without waiting for the next periodic poll. Nothing happens before {@link #start()}.
+     */
+    public void wakeUp() {
+        wakeUpIn(Duration.ZERO);
+    }
+
+    private void pollQuietly() {
+        try {
+            poll();
+        } catch (RuntimeException e) {
+            log.warn("Polling scheduled jobs failed: {}", e.toString());
+        }
+    }
+
+    /** Makes sure a poll happens within {@code delay} (besides the periodic ones), keeping an earlier one planned. */
+    private synchronized void wakeUpIn(Duration delay) {
+        if (polling == null || stopped) {
+            return;
+        }
+        long nanoNow = System.nanoTime();
+        long at = nanoNow + delay.toNanos();
+        // a planned wake-up still ahead and no later than this one will do (one whose time has come may be the very
+        // poll asking, which cannot count as the next)
+        if (wakeUp != null && !wakeUp.isDone() && wakeUpAt - nanoNow > 0 && wakeUpAt - at <= 0) {
+            return;
+        }
+        if (wakeUp != null) {
+            wakeUp.cancel(false);
+        }
+        try {
+            wakeUp = scheduler.schedule(this::pollQuietly, delay.toMillis(), TimeUnit.MILLISECONDS);
+            wakeUpAt = at;
+        } catch (RejectedExecutionException e) {
+            // shutting down
+        }
     }
 
     /**
@@ -176,7 +212,7 @@ public final class ClusterJobs {
         return DueTimes.nextAfter(cron, after.atZone(job.zone()));
     }
 
-    private List<Future<?>> poll() {
+    private synchronized List<Future<?>> poll() {
         if (stopped) {
             return List.of();
         }
@@ -204,7 +240,14 @@ public final class ClusterJobs {
             lastDue.put(run.jobKey, run.lastDue);
         }
         List<Future<?>> runs = new ArrayList<>();
+        Instant earliestNext = null;
         for (Job job : jobs.values()) {
+            ExecutionTime cron = cron(job);
+            Optional<ZonedDateTime> next = cron == null ? Optional.empty()
+                    : DueTimes.nextAfter(cron, now.truncatedTo(ChronoUnit.SECONDS).atZone(job.zone()));
+            if (next.isPresent() && (earliestNext == null || next.get().toInstant().isBefore(earliestNext))) {
+                earliestNext = next.get().toInstant();
+            }
             try {
                 Future<?> run = consider(job, lastDue.get(job.key()), now);
                 if (run != null) {
@@ -213,6 +256,10 @@ public final class ClusterJobs {
             } catch (RuntimeException e) {
                 log.warn("Scheduled job '{}' could not be considered: {}", job.key(), e.toString());
             }
+        }
+        // a job due before the next periodic poll gets a poll of its own at its time: jobs fire to the second
+        if (earliestNext != null && Duration.between(now, earliestNext).compareTo(POLL_EVERY) < 0) {
+            wakeUpIn(Duration.between(now, earliestNext).plusMillis(5));
         }
         return runs;
     }

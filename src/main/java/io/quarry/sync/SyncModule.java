@@ -2,6 +2,7 @@ package io.quarry.sync;
 
 import io.quarry.appdb.Db;
 import io.quarry.driver.DatabasePools;
+import io.quarry.schedule.ClusterJobs;
 import io.quarry.warehouse.DatabaseService;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
@@ -12,10 +13,10 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public record SyncModule(SchemaSync schemaSync, SyncService sync, FieldValuesService fieldValues, SyncSchedules syncSchedules) {
     public static SyncModule create(Clock clock, Db db, DatabaseService databases, DatabasePools databasePools,
-            ScheduledExecutorService scheduler) {
+            ScheduledExecutorService scheduler, ClusterJobs clusterJobs) {
         SchemaSync schemaSync = new SchemaSync(db, databases, clock);
         SyncService sync = new SyncService(databases, schemaSync, scheduler);
-        return new SyncModule(schemaSync, sync, sync.fieldValues(), new SyncSchedules(db, sync, databasePools, scheduler, clock));
+        return new SyncModule(schemaSync, sync, sync.fieldValues(), new SyncSchedules(db, sync, databasePools, scheduler, clusterJobs, clock));
     }
 
     /** Schedules every database's sync and field values scan. */

@@ -2,12 +2,15 @@ package io.quarry.sync;
 
 import io.quarry.appdb.Db;
 import io.quarry.driver.DatabasePools;
+import io.quarry.schedule.ClusterJobs;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,47 +19,62 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each database's two schedules, run on the shared scheduler: {@code metadata_sync_schedule} (sync-metadata +
- * analyze) and {@code cache_field_values_schedule} (update-field-values; none when {@code is_full_sync} is false).
- * Both are Quartz cron strings; the next fire time comes from {@link Cron} and one delayed task per schedule waits
- * for it. At each fire the database's row is read again: a deleted database drops its schedules, a changed cron string
- * replaces the schedule. Schedules are also reconciled with the application database every minute (databases added,
- * changed or deleted by other code paths or other instances), and a database is scheduled as soon as its first sync
- * ends. Code that changes a database's schedules may call {@link #refresh} to apply them at once. A run that ends after
- * its database was deleted closes the pool it may have reopened.
+ * Each database's two schedules: {@code metadata_sync_schedule} (sync-metadata + analyze) and
+ * {@code cache_field_values_schedule} (update-field-values; none when {@code is_full_sync} is false). Both are Quartz
+ * cron strings, run as {@link ClusterJobs} jobs, so that each fire time starts one sync across every instance sharing
+ * the application database. The schedules are kept in step with the databases' rows every minute (databases added,
+ * changed or deleted by other code paths or other instances) and as soon as a database's first sync ends; code that
+ * changes a database's schedules may call {@link #refresh} to apply them at once. At each fire the database's row is
+ * read again: a deleted database drops its schedules, a changed cron string replaces the schedule. A run that ends
+ * after its database was deleted closes the pool it may have reopened.
+ *
+ * <p>A fire time only <em>requests</em> the sync (it runs in this instance's sync lanes, which merge it with a sync
+ * already under way); the job's lease covers the request, not the whole sync. A fire time missed by more than a
+ * minute (every instance down, or busy) is skipped, as Quartz, which Metabase uses, does with its default misfire
+ * threshold of 60 s and the do-nothing misfire instruction of Metabase's sync triggers.
  */
-public final class SyncSchedules {
+public final class SyncSchedules implements ClusterJobs.JobSource {
     private static final Logger log = LoggerFactory.getLogger(SyncSchedules.class);
     static final Duration RECONCILE_EVERY = Duration.ofMinutes(1);
+    static final Duration CATCH_UP = Duration.ofMinutes(1);
+    static final Duration MAX_RUN = Duration.ofMinutes(1);
 
     /** The two schedules of a database. */
-    public enum Kind { METADATA, FIELD_VALUES }
+    public enum Kind {
+        METADATA("sync:metadata:"), FIELD_VALUES("sync:field-values:");
 
-    private record Entry(String cron, ZonedDateTime next, ScheduledFuture<?> future) {
+        private final String keyPrefix;
+
+        Kind(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
     }
 
     private final Db db;
     private final SyncService sync;
     private final DatabasePools pools;
     private final ScheduledExecutorService scheduler;
+    private final ClusterJobs clusterJobs;
     private final Clock clock;
     private final ZoneId zone;
-    private final Map<Long, Map<Kind, Entry>> entries = new HashMap<>();
+    private final Map<Long, Map<Kind, Cron>> entries = new HashMap<>();
 
-    public SyncSchedules(Db db, SyncService sync, DatabasePools pools, ScheduledExecutorService scheduler, Clock clock) {
+    public SyncSchedules(Db db, SyncService sync, DatabasePools pools, ScheduledExecutorService scheduler,
+            ClusterJobs clusterJobs, Clock clock) {
         this.db = db;
         this.sync = sync;
         this.pools = pools;
         this.scheduler = scheduler;
+        this.clusterJobs = clusterJobs;
         this.clock = clock;
         // Quartz, which Metabase uses, fires cron triggers in the JVM's time zone
         this.zone = ZoneId.systemDefault();
+        clusterJobs.addSource(this);
     }
 
     /** Schedules every database now (in the background) and keeps the schedules in step with the application database. */
@@ -83,38 +101,52 @@ public final class SyncSchedules {
         }, 0, RECONCILE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** The cluster jobs of every scheduled database, asked by {@link ClusterJobs} at each poll. */
+    @Override
+    public synchronized Collection<ClusterJobs.Job> jobs() {
+        List<ClusterJobs.Job> jobs = new ArrayList<>();
+        entries.forEach((databaseId, byKind) -> byKind.forEach((kind, cron) -> jobs.add(new ClusterJobs.Job(
+                kind.keyPrefix + databaseId, cron.expression(), zone, CATCH_UP, MAX_RUN,
+                due -> fire(databaseId, kind, cron.expression())))));
+        return jobs;
+    }
+
     /** Brings every database's schedules in line with its row; drops those of deleted databases. */
-    public synchronized void reconcile() {
+    public void reconcile() {
         List<Database> rows = db.with(SyncMapper.class, SyncMapper::scheduleRows);
-        Set<Long> present = new HashSet<>();
-        for (Database row : rows) {
-            present.add(row.id);
-            apply(row);
-        }
-        for (Long id : Set.copyOf(entries.keySet())) {
-            if (!present.contains(id)) {
-                cancel(id);
+        boolean changed = false;
+        synchronized (this) {
+            Set<Long> present = new HashSet<>();
+            for (Database row : rows) {
+                present.add(row.id);
+                changed |= apply(row);
             }
+            for (Long id : Set.copyOf(entries.keySet())) {
+                if (!present.contains(id)) {
+                    changed |= drop(id);
+                }
+            }
+        }
+        if (changed) {
+            clusterJobs.wakeUp();
         }
     }
 
     /** Applies one database's current schedules (or drops them when the database is gone). */
-    public synchronized void refresh(long databaseId) {
+    public void refresh(long databaseId) {
         Database row = db.with(SyncMapper.class, m -> m.scheduleRow(databaseId));
-        if (row == null) {
-            cancel(databaseId);
-        } else {
-            apply(row);
+        boolean changed;
+        synchronized (this) {
+            changed = row == null ? drop(databaseId) : apply(row);
+        }
+        if (changed) {
+            clusterJobs.wakeUp();
         }
     }
 
     /** Drops a database's schedules. */
     public synchronized void cancel(long databaseId) {
-        Map<Kind, Entry> gone = entries.remove(databaseId);
-        if (gone != null) {
-            gone.values().forEach(e -> e.future().cancel(false));
-            log.info("Unscheduled the syncs of database {}", databaseId);
-        }
+        drop(databaseId);
     }
 
     public synchronized boolean isScheduled(long databaseId) {
@@ -123,9 +155,9 @@ public final class SyncSchedules {
 
     /** When a schedule of a database fires next. */
     public synchronized Optional<ZonedDateTime> next(long databaseId, Kind kind) {
-        Map<Kind, Entry> byKind = entries.get(databaseId);
-        Entry entry = byKind == null ? null : byKind.get(kind);
-        return entry == null ? Optional.empty() : Optional.of(entry.next());
+        Map<Kind, Cron> byKind = entries.get(databaseId);
+        Cron cron = byKind == null ? null : byKind.get(kind);
+        return cron == null ? Optional.empty() : cron.nextAfter(ZonedDateTime.ofInstant(clock.instant(), zone));
     }
 
     /** The cron strings a database's row asks for: nulls mean no such schedule. */
@@ -138,78 +170,60 @@ public final class SyncSchedules {
         return wanted;
     }
 
-    private void apply(Database row) {
+    private boolean drop(long databaseId) {
+        if (entries.remove(databaseId) != null) {
+            log.info("Unscheduled the syncs of database {}", databaseId);
+            return true;
+        }
+        return false;
+    }
+
+    /** Applies a row's schedules; true when they changed. */
+    private boolean apply(Database row) {
         Map<Kind, String> wanted = wanted(row);
-        Map<Kind, Entry> current = entries.computeIfAbsent(row.id, id -> new EnumMap<>(Kind.class));
+        Map<Kind, Cron> current = entries.computeIfAbsent(row.id, id -> new EnumMap<>(Kind.class));
+        boolean changed = false;
         for (Kind kind : Kind.values()) {
-            String cron = wanted.get(kind);
-            Entry entry = current.get(kind);
-            if (entry != null && entry.cron().equals(cron)) {
+            String expression = wanted.get(kind);
+            Cron cron = current.get(kind);
+            if (cron != null && cron.expression().equals(expression)) {
                 continue;
             }
-            if (entry != null) {
-                entry.future().cancel(false);
-                current.remove(kind);
-            }
-            if (cron != null) {
-                schedule(row.id, kind, cron, now());
+            current.remove(kind);
+            changed = true;
+            if (expression != null) {
+                try {
+                    current.put(kind, Cron.parse(expression));
+                } catch (IllegalArgumentException e) {
+                    log.warn("Database {} has an invalid {} schedule '{}': not scheduled", row.id, kind, expression);
+                }
             }
         }
         if (current.isEmpty()) {
             entries.remove(row.id);
         }
+        return changed;
     }
 
-    private void schedule(long databaseId, Kind kind, String expression, ZonedDateTime after) {
-        Cron cron;
-        try {
-            cron = Cron.parse(expression);
-        } catch (IllegalArgumentException e) {
-            log.warn("Database {} has an invalid {} schedule '{}': not scheduled", databaseId, kind, expression);
-            return;
-        }
-        Optional<ZonedDateTime> next = cron.nextAfter(after);
-        if (next.isEmpty()) {
-            return;
-        }
-        long delay = Math.max(0, Duration.between(now(), next.get()).toMillis());
-        ZonedDateTime planned = next.get();
-        ScheduledFuture<?> future;
-        try {
-            future = scheduler.schedule(() -> fire(databaseId, kind, expression, planned), delay, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            return; // shutting down
-        }
-        entries.computeIfAbsent(databaseId, id -> new EnumMap<>(Kind.class)).put(kind, new Entry(expression, planned, future));
-    }
-
-    private void fire(long databaseId, Kind kind, String expression, ZonedDateTime planned) {
+    /** A fire time of a schedule, once across the cluster: the row is read again before the sync is requested. */
+    private void fire(long databaseId, Kind kind, String expression) {
+        Database row = db.with(SyncMapper.class, m -> m.scheduleRow(databaseId));
+        boolean changed;
         synchronized (this) {
-            Map<Kind, Entry> byKind = entries.get(databaseId);
-            Entry entry = byKind == null ? null : byKind.get(kind);
-            if (entry == null || !entry.cron().equals(expression) || !entry.next().equals(planned)) {
-                return; // replaced or cancelled meanwhile
+            if (row == null) {
+                changed = drop(databaseId);
+            } else if (!expression.equals(wanted(row).get(kind))) {
+                changed = apply(row);
+            } else {
+                changed = false;
             }
-            try {
-                Database row = db.with(SyncMapper.class, m -> m.scheduleRow(databaseId));
-                if (row == null) {
-                    cancel(databaseId);
-                    return;
-                }
-                if (!expression.equals(wanted(row).get(kind))) {
-                    apply(row);
-                    return;
-                }
-                sync.request(databaseId, kind == Kind.METADATA ? SyncService.SCHEMA : SyncService.VALUES, true);
-            } catch (RuntimeException e) {
-                log.warn("Scheduled {} of database {} failed to start: {}", kind, databaseId, e.toString());
-            }
-            ZonedDateTime after = planned.isAfter(now()) ? planned : now();
-            schedule(databaseId, kind, expression, after);
         }
-    }
-
-    private ZonedDateTime now() {
-        return ZonedDateTime.ofInstant(clock.instant(), zone);
+        if (changed) {
+            clusterJobs.wakeUp();
+        }
+        if (row == null || !expression.equals(wanted(row).get(kind))) {
+            return;
+        }
+        sync.request(databaseId, kind == Kind.METADATA ? SyncService.SCHEMA : SyncService.VALUES, true);
     }
 }
