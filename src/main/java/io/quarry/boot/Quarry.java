@@ -1,5 +1,9 @@
 package io.quarry.boot;
 
+import io.quarry.action.ActionMapper;
+import io.quarry.action.ActionRunner;
+import io.quarry.action.ActionService;
+import io.quarry.action.PublicActionThrottle;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.auth.ApiKeyMapper;
@@ -110,7 +114,8 @@ public final class Quarry implements AutoCloseable {
             SegmentMapper.class, SnippetMapper.class,
             SavedQuestionMapper.class,
             CollectionMapper.class,
-            JobRunMapper.class);
+            JobRunMapper.class,
+            ActionMapper.class);
 
     // the kernel
     public final AppConfig config;
@@ -148,6 +153,8 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseUsage databaseUsage;
     public final PublicSharing publicSharing;
     public final EmbedTokens embedTokens;
+    public final ActionService actions;
+    public final PublicActionThrottle publicActionThrottle;
     public final ApiDocs apiDocs;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
@@ -258,6 +265,10 @@ public final class Quarry implements AutoCloseable {
         publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner,
                 new ParameterValues(db, queryModule.queryProcessor(), syncModule.fieldValues(), dataPermissions));
         embedTokens = new EmbedTokens(settings, clock);
+        // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
+        actions = new ActionService(db, cards, databaseService, dataPermissions, userModule.users(), settings,
+                new ActionRunner(databaseService, metadataModule.metadata(), clock), clock);
+        publicActionThrottle = new PublicActionThrottle(clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 
         users = userModule.users();

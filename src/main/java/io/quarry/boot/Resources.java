@@ -77,6 +77,8 @@ public final class Resources {
             io.quarry.dashboard.DashboardParamsResource.class,
             io.quarry.web.docs.DocsResource.class,
             io.quarry.publicsharing.PublicResource.class,
+            io.quarry.action.ActionResource.class,
+            io.quarry.action.PublicActionResource.class,
             io.quarry.embed.EmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);

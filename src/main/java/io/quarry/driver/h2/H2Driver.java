@@ -24,7 +24,7 @@ import java.util.Set;
  */
 public final class H2Driver extends JdbcDriver {
     /** What the engine supports (the standard JDBC features). */
-    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeatures());
+    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.ACTIONS));
     private static final SqlDialect DIALECT = new H2Dialect();
     /** Options a user may put after the path; everything else (INIT, TRACE_*, AUTO_SERVER...) is refused. */
     private static final Set<String> ALLOWED_OPTIONS = Set.of("ACCESS_MODE_DATA", "IFEXISTS", "USER", "PASSWORD", "MODE",

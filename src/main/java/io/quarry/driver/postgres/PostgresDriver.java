@@ -18,7 +18,7 @@ public final class PostgresDriver extends ServerDriver {
     /** What the engine supports; its dialect compiles these. */
     static final Set<Feature> FEATURES = standardFeaturesAnd(
             Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
-            Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS);
+            Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new PostgresDialect();
     private static final Set<String> SSL_MODES = Set.of("allow", "prefer", "require", "verify-ca", "verify-full");
 
