@@ -1,0 +1,406 @@
+package io.quarry.action;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.testing.Api;
+import io.quarry.testing.Fixtures;
+import io.quarry.testing.PostgresTargets;
+import io.quarry.testing.TargetDatabases;
+import io.quarry.testing.TestServer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Actions over HTTP against real target databases (an H2 file and a PostgreSQL database): implicit row actions change
+ * exactly their row (read back with SQL), query actions bind their parameters, failing writes change nothing, rights
+ * for admin / ordinary user / anonymous, bad input, archive, public links and their throttle.
+ */
+class ActionsIT {
+    private static TestServer server;
+    private static Api anonymous;
+    private static Api admin;
+    private static Api user;
+    private static Path shop;
+    private static long h2Db;
+    private static long customers;
+    private static long writable;
+    private static long readable;
+    private static long model;
+    private static long readOnlyModel;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = TestServer.start(Map.of());
+        anonymous = server.api();
+        admin = anonymous.as(Fixtures.setUp(anonymous));
+        shop = TargetDatabases.h2Shop();
+        h2Db = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
+                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+        server.quarry().sync.syncInBackground(h2Db).get();
+        customers = tableId(h2Db, "CUSTOMERS");
+        String email = "actor@example.com";
+        admin.post(200, "user", Map.of("email", email, "first_name", "Ada", "last_name", "Actor", "password", "Sunny-day-77"));
+        user = anonymous.as(Fixtures.login(anonymous, email, "Sunny-day-77"));
+        writable = admin.post(200, "collection", Map.of("name", "Writable")).json().get("id").asLong();
+        readable = admin.post(200, "collection", Map.of("name", "Readable")).json().get("id").asLong();
+        long rev = admin.get(200, "collection/graph").json().get("revision").asLong();
+        admin.put(200, "collection/graph", Map.of("revision", rev, "groups",
+                Map.of("1", Map.of(String.valueOf(writable), "write", String.valueOf(readable), "read"))));
+        model = model("Customers", h2Db, customers, writable);
+        readOnlyModel = model("Customers (read only)", h2Db, customers, readable);
+        admin.put(200, "database/" + h2Db, Map.of("settings", Map.of("database-enable-actions", true)));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static long tableId(long db, String name) {
+        for (JsonNode t : admin.get(200, "database/" + db + "/metadata").json().get("tables")) {
+            if (t.get("name").asText().equalsIgnoreCase(name)) {
+                return t.get("id").asLong();
+            }
+        }
+        throw new AssertionError("no table " + name);
+    }
+
+    private static long model(String name, long db, long table, long collection) {
+        Map<String, Object> card = new LinkedHashMap<>();
+        card.put("name", name);
+        card.put("type", "model");
+        card.put("display", "table");
+        card.put("visualization_settings", Map.of());
+        card.put("collection_id", collection);
+        card.put("dataset_query", Map.of("database", db, "type", "query", "query", Map.of("source-table", table)));
+        return admin.post(200, "card", card).json().get("id").asLong();
+    }
+
+    private static long implicit(Api as, long modelId, String kind) {
+        return as.post(200, "action", Map.of("name", kind, "type", "implicit", "kind", kind, "model_id", modelId))
+                .json().get("id").asLong();
+    }
+
+    private static Map<String, Object> params(Object... pairs) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put((String) pairs[i], pairs[i + 1]);
+        }
+        return Map.of("parameters", map);
+    }
+
+    private static List<String> h2Rows(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + shop, "sa", "secret-pw");
+             Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+            return rows(rows);
+        }
+    }
+
+    private static List<String> rows(ResultSet rows) throws Exception {
+        List<String> out = new ArrayList<>();
+        int n = rows.getMetaData().getColumnCount();
+        while (rows.next()) {
+            List<String> row = new ArrayList<>();
+            for (int i = 1; i <= n; i++) {
+                row.add(String.valueOf(rows.getObject(i)));
+            }
+            out.add(String.join("|", row));
+        }
+        return out;
+    }
+
+    @Test
+    void actionsNeedTheDatabaseSwitch() throws Exception {
+        Path other = TargetDatabases.h2Shop();
+        long db = admin.post(200, "database", Map.of("engine", "h2", "name", "Switched off",
+                "details", Map.of("db", "file:" + other, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+        server.quarry().sync.syncInBackground(db).get();
+        long off = model("Off", db, tableId(db, "CUSTOMERS"), writable);
+        JsonNode refused = admin.post(400, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create", "model_id", off)).json();
+        assertEquals("Actions are not enabled.", refused.get("message").asText());
+        assertEquals(db, refused.get("database-id").asLong());
+        assertEquals(0, admin.get(200, "action", "model-id", off).json().size(), "nothing stored");
+        // an action made while enabled stops running when the switch goes off
+        admin.put(200, "database/" + db, Map.of("settings", Map.of("database-enable-actions", true)));
+        long create = implicit(admin, off, "row/create");
+        admin.put(200, "database/" + db, Map.of("settings", Map.of("database-enable-actions", false)));
+        assertEquals("Actions are not enabled.", admin.post(400, "action/" + create + "/execute",
+                params("id", 9, "name", "Nope")).json().get("message").asText());
+    }
+
+    @Test
+    void implicitActionsChangeExactlyTheirRow() throws Exception {
+        long create = implicit(admin, model, "row/create");
+        long update = implicit(admin, model, "row/update");
+        long delete = implicit(admin, model, "row/delete");
+        JsonNode created = admin.get(200, "action/" + create).json();
+        assertEquals("implicit", created.get("type").asText());
+        assertEquals("row/create", created.get("kind").asText());
+        assertEquals(model, created.get("model_id").asLong());
+        assertEquals("Crowberto", created.get("creator").get("first_name").asText());
+        List<String> ids = new ArrayList<>();
+        created.get("parameters").forEach(p -> ids.add(p.get("id").asText()));
+        assertEquals(List.of("id", "name", "email", "created_at"), ids);
+
+        // an ordinary user with read access runs them; the row is there, as sent
+        JsonNode row = user.post(200, "action/" + create + "/execute", params("id", 10, "name", "Hedy", "email", "hedy@example.com"))
+                .json().get("created-row");
+        assertEquals("Hedy", row.get("NAME").asText());
+        assertEquals(List.of("10|Hedy|hedy@example.com"), h2Rows("SELECT ID, NAME, EMAIL FROM CUSTOMERS WHERE ID = 10"));
+
+        assertEquals("[1]", user.post(200, "action/" + update + "/execute", params("id", "10", "name", "Hedy L."))
+                .json().get("rows-updated").toString());
+        assertEquals(List.of("1|Ada", "2|Grace", "10|Hedy L."), h2Rows("SELECT ID, NAME FROM CUSTOMERS ORDER BY ID"));
+
+        JsonNode prefill = user.get(200, "action/" + update + "/execute", "parameters", "{\"id\": 10}").json();
+        assertEquals("Hedy L.", prefill.get("name").asText());
+        assertEquals("hedy@example.com", prefill.get("email").asText());
+        assertEquals("Values can only be fetched for actions that require a Primary Key.",
+                user.get(400, "action/" + create + "/execute", "parameters", "{\"id\": 10}").body());
+
+        assertEquals("[1]", user.post(200, "action/" + delete + "/execute", params("id", 10)).json().get("rows-deleted").toString());
+        assertEquals(List.of("1", "2"), h2Rows("SELECT ID FROM CUSTOMERS ORDER BY ID"));
+    }
+
+    @Test
+    void failingOrBadImplicitRunsChangeNothing() throws Exception {
+        long create = implicit(admin, model, "row/create");
+        long update = implicit(admin, model, "row/update");
+        long delete = implicit(admin, model, "row/delete");
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+
+        JsonNode notNull = admin.post(400, "action/" + create + "/execute", params("id", 20, "email", "no-name@example.com")).json();
+        assertTrue(notNull.get("message").asText().contains("NAME"), notNull.toString());
+        JsonNode duplicate = admin.post(400, "action/" + create + "/execute", params("id", 1, "name", "Again")).json();
+        assertTrue(duplicate.get("message").asText().toLowerCase().contains("primary key")
+                || duplicate.get("message").asText().toLowerCase().contains("unique"), duplicate.toString());
+        assertEquals("id", admin.post(400, "action/" + create + "/execute", params("id", "abc", "name", "X"))
+                .json().get("errors").fieldNames().next());
+        assertTrue(admin.post(400, "action/" + create + "/execute", params("nickname", "X")).body()
+                .startsWith("No destination parameter found for #{\"nickname\"}"));
+        assertEquals("Implicit parameters must be provided.", admin.post(400, "action/" + create + "/execute", null).body());
+        assertEquals("Missing primary key parameter: \"id\"", admin.post(400, "action/" + update + "/execute", params("name", "X")).body());
+        assertEquals("Sorry, the row you're trying to delete doesn't exist",
+                admin.post(400, "action/" + delete + "/execute", params("id", 99)).body());
+        assertEquals("Sorry, the row you're trying to update doesn't exist",
+                admin.post(400, "action/" + update + "/execute", params("id", 99, "name", "Ghost")).body());
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+    }
+
+    @Test
+    void queryActionsBindTheirParameters() throws Exception {
+        Map<String, Object> tags = new LinkedHashMap<>();
+        tags.put("email", Map.of("id", "tag-email", "name", "email", "display-name", "Email", "type", "text", "required", true));
+        tags.put("id", Map.of("id", "tag-id", "name", "id", "display-name", "Id", "type", "number", "required", true));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", "Change e-mail");
+        body.put("type", "query");
+        body.put("model_id", model);
+        body.put("database_id", h2Db);
+        body.put("dataset_query", Map.of("type", "native", "database", h2Db, "native",
+                Map.of("query", "UPDATE CUSTOMERS SET EMAIL = {{email}} WHERE ID = {{id}}", "template-tags", tags)));
+        JsonNode action = admin.post(200, "action", body).json();
+        long id = action.get("id").asLong();
+        assertEquals(h2Db, action.get("database_id").asLong());
+        assertEquals(2, action.get("parameters").size());
+
+        String hostile = "x'; DROP TABLE CUSTOMERS; --";
+        assertEquals(1, user.post(200, "action/" + id + "/execute", params("tag-email", hostile, "tag-id", 2))
+                .json().get("rows-affected").asInt());
+        assertEquals(List.of("2|" + hostile), h2Rows("SELECT ID, EMAIL FROM CUSTOMERS WHERE ID = 2"), "stored as a value");
+        // a value that is not a number where the tag wants one is refused, not spliced into the SQL
+        user.post(400, "action/" + id + "/execute", params("tag-email", "z", "tag-id", "2 OR 1=1"));
+        assertEquals(List.of("1|ada@example.com", "2|" + hostile), h2Rows("SELECT ID, EMAIL FROM CUSTOMERS WHERE ID IN (1, 2) ORDER BY ID"));
+        assertEquals(List.of("1|ada@example.com"), h2Rows("SELECT ID, EMAIL FROM CUSTOMERS WHERE ID = 1"));
+    }
+
+    @Test
+    void aFailingQueryActionIsA400WithTheDatabasesMessageAndChangesNothing() throws Exception {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", "Insert two");
+        body.put("type", "query");
+        body.put("model_id", model);
+        body.put("database_id", h2Db);
+        body.put("dataset_query", Map.of("type", "native", "database", h2Db, "native",
+                Map.of("query", "INSERT INTO CUSTOMERS (ID, NAME) VALUES (30, {{name}}), (1, {{name}})",
+                        "template-tags", Map.of("name", Map.of("id", "n", "name", "name", "type", "text")))));
+        long id = admin.post(200, "action", body).json().get("id").asLong();
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+        JsonNode failed = admin.post(400, "action/" + id + "/execute", params("n", "Twice")).json();
+        assertTrue(failed.get("message").asText().startsWith("Error executing Action: "), failed.toString());
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"), "the first row of the statement is not kept");
+        assertTrue(admin.post(400, "action/" + id + "/execute", params("nope", 1)).body()
+                .startsWith("No destination parameter found for #{\"nope\"}. Found: #{\"n\"}"));
+    }
+
+    @Test
+    void rightsForAdminUserAndAnonymous() {
+        long onReadable = implicit(admin, readOnlyModel, "row/update");
+        // an ordinary user writes actions only on models they may write
+        user.post(403, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create", "model_id", readOnlyModel));
+        long own = implicit(user, model, "row/delete");
+        user.put(403, "action/" + onReadable, Map.of("name", "renamed"));
+        user.delete(403, "action/" + onReadable);
+        // but reads and runs the ones of models they may read
+        assertEquals("row/update", user.get(200, "action/" + onReadable).json().get("kind").asText());
+        assertTrue(user.get(200, "action", "model-id", readOnlyModel).json().size() >= 1);
+        user.post(400, "action/" + onReadable + "/execute", params("id", 99, "name", "Ghost"));
+        // anonymous: nothing
+        anonymous.get(401, "action");
+        anonymous.get(401, "action/" + own);
+        anonymous.post(401, "action/" + own + "/execute", params("id", 1));
+        anonymous.post(401, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create", "model_id", model));
+        // a model nobody but admins may read
+        long hidden = admin.post(200, "collection", Map.of("name", "Hidden")).json().get("id").asLong();
+        long rev = admin.get(200, "collection/graph").json().get("revision").asLong();
+        admin.put(200, "collection/graph", Map.of("revision", rev, "groups", Map.of("1", Map.of(String.valueOf(hidden), "none"))));
+        long secret = implicit(admin, model("Secret", h2Db, customers, hidden), "row/delete");
+        user.get(403, "action/" + secret);
+        user.post(403, "action/" + secret + "/execute", params("id", 1));
+        assertFalse(user.get(200, "action").json().findValuesAsText("id").contains(String.valueOf(secret)));
+        assertTrue(admin.get(200, "action").json().findValuesAsText("id").contains(String.valueOf(secret)));
+        admin.delete(204, "action/" + own);
+        admin.get(404, "action/" + own);
+    }
+
+    @Test
+    void badInputIsA400NamingTheFieldAndStoresNothing() {
+        int before = admin.get(200, "action").json().size();
+        assertTrue(admin.post(400, "action", Map.of("type", "implicit", "kind", "row/create", "model_id", model))
+                .json().get("errors").has("name"));
+        assertTrue(admin.post(400, "action", Map.of("name", "x", "type", "bogus", "model_id", model)).json().get("errors").has("type"));
+        assertTrue(admin.post(400, "action", Map.of("name", "x", "type", "implicit", "kind", "row/upsert", "model_id", model))
+                .json().get("errors").has("kind"));
+        assertTrue(admin.post(400, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create")).json().get("errors").has("model_id"));
+        admin.post(404, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create", "model_id", 987654));
+        long question = admin.post(200, "card", Map.of("name", "Q", "display", "table", "visualization_settings", Map.of(),
+                "dataset_query", Map.of("database", h2Db, "type", "query", "query", Map.of("source-table", customers))))
+                .json().get("id").asLong();
+        assertTrue(admin.post(400, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create", "model_id", question))
+                .json().get("errors").has("model_id"));
+        assertEquals("Must provide a database_id for query actions", admin.post(400, "action", Map.of("name", "x", "type", "query",
+                "model_id", model, "dataset_query", Map.of("type", "native", "native", Map.of("query", "SELECT 1")))).body());
+        assertEquals("HTTP actions are not supported.", admin.post(400, "action", Map.of("name", "x", "type", "http",
+                "model_id", model, "template", Map.of("method", "GET", "url", "http://example.com/"))).body());
+        long filtered = admin.post(200, "card", Map.of("name", "Filtered", "type", "model", "display", "table",
+                "visualization_settings", Map.of(), "collection_id", writable, "dataset_query", Map.of("database", h2Db, "type", "query",
+                        "query", Map.of("source-table", customers, "limit", 1)))).json().get("id").asLong();
+        assertEquals("Implicit actions are not supported for models with clauses.", admin.post(400, "action", Map.of("name", "x",
+                "type", "implicit", "kind", "row/create", "model_id", filtered)).body());
+        assertEquals(before, admin.get(200, "action").json().size(), "nothing stored");
+        // clients post with no body or an empty form
+        long update = implicit(admin, model, "row/update");
+        assertEquals(400, admin.call("POST", "action/" + update + "/execute", null).status());
+        admin.get(400, "action/" + update + "/execute");
+        admin.get(400, "action/" + update + "/execute", "parameters", "not json");
+        admin.put(400, "action/" + update, Map.of("archived", "maybe"));
+        admin.put(400, "action/" + update, Map.of("name", " "));
+    }
+
+    @Test
+    void archivingHidesAndStopsAnAction() {
+        long delete = implicit(admin, model, "row/delete");
+        assertTrue(admin.put(200, "action/" + delete, Map.of("archived", true)).json().get("archived").asBoolean());
+        assertFalse(admin.get(200, "action", "model-id", model).json().findValuesAsText("id").contains(String.valueOf(delete)));
+        admin.post(404, "action/" + delete + "/execute", params("id", 1));
+        assertFalse(admin.put(200, "action/" + delete, Map.of("archived", false, "name", "Delete customer"))
+                .json().get("archived").asBoolean());
+        assertEquals("Delete customer", admin.get(200, "action/" + delete).json().get("name").asText());
+        assertTrue(admin.get(200, "action", "model-id", model).json().findValuesAsText("id").contains(String.valueOf(delete)));
+    }
+
+    @Test
+    void publicLinksRunForStrangersWithinTheThrottle() throws Exception {
+        long update = implicit(admin, model, "row/update");
+        admin.put(204, "setting/enable-public-sharing", Map.of("value", true));
+        user.post(403, "action/" + update + "/public_link", null);
+        String uuid = admin.post(200, "action/" + update + "/public_link", null).json().get("uuid").asText();
+        assertEquals(uuid, admin.post(200, "action/" + update + "/public_link", null).json().get("uuid").asText());
+        JsonNode listed = admin.get(200, "action/public").json();
+        assertTrue(listed.findValuesAsText("public_uuid").contains(uuid));
+        user.get(403, "action/public");
+
+        JsonNode shown = anonymous.get(200, "public/action/" + uuid).json();
+        assertEquals("row/update", shown.get("name").asText());
+        assertFalse(shown.has("creator_id"));
+        assertEquals("[1]", anonymous.post(200, "public/action/" + uuid + "/execute", params("id", 1, "email", "public@example.com"))
+                .json().get("rows-updated").toString());
+        assertEquals(List.of("public@example.com"), h2Rows("SELECT EMAIL FROM CUSTOMERS WHERE ID = 1"));
+
+        int throttled = 0;
+        String retryAfter = null;
+        for (int i = 0; i < 15; i++) {
+            Api.Res res = anonymous.call("POST", "public/action/" + uuid + "/execute", params("id", 1, "email", "burst" + i + "@example.com"));
+            if (res.status() == 429) {
+                throttled++;
+                retryAfter = res.header("Retry-After");
+            } else {
+                assertEquals(200, res.status(), res.body());
+            }
+        }
+        assertTrue(throttled >= 5, "15 runs within a second: at most 10 pass, got " + throttled + " refused");
+        assertNotNull(retryAfter);
+        assertTrue(Integer.parseInt(retryAfter) >= 1);
+
+        admin.delete(204, "action/" + update + "/public_link");
+        anonymous.get(404, "public/action/" + uuid);
+        Thread.sleep(Integer.parseInt(retryAfter) * 1000L + 100); // the throttle counts before anything else
+        anonymous.post(404, "public/action/" + uuid + "/execute", params("id", 1));
+        admin.delete(404, "action/" + update + "/public_link");
+    }
+
+    @Test
+    void implicitActionsOnPostgres() throws Exception {
+        String name = PostgresTargets.create("actions");
+        PostgresTargets.execute(name, "CREATE TABLE people (id SERIAL PRIMARY KEY, name TEXT NOT NULL, born DATE)",
+                "INSERT INTO people (name, born) VALUES ('Ada', '1815-12-10')");
+        long db = admin.post(200, "database", Map.of("engine", "postgres", "name", "PG actions",
+                "details", PostgresTargets.details(name))).json().get("id").asLong();
+        server.quarry().sync.syncInBackground(db).get();
+        admin.put(200, "database/" + db, Map.of("settings", Map.of("database-enable-actions", true)));
+        long people = model("People", db, tableId(db, "people"), writable);
+        long create = implicit(admin, people, "row/create");
+        long update = implicit(admin, people, "row/update");
+        long delete = implicit(admin, people, "row/delete");
+
+        JsonNode row = user.post(200, "action/" + create + "/execute", params("name", "Grace", "born", "1906-12-09"))
+                .json().get("created-row");
+        long id = row.get("id").asLong();
+        assertEquals("Grace", row.get("name").asText());
+        assertEquals("[1]", user.post(200, "action/" + update + "/execute", params("id", id, "born", "1906-12-10"))
+                .json().get("rows-updated").toString());
+        Map<String, String> byName = new HashMap<>();
+        try (Connection c = PostgresTargets.connect(name); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT name, born FROM people ORDER BY id")) {
+            while (rows.next()) {
+                byName.put(rows.getString(1), rows.getString(2));
+            }
+        }
+        assertEquals(Map.of("Ada", "1815-12-10", "Grace", "1906-12-10"), byName);
+        JsonNode bad = user.post(400, "action/" + create + "/execute", params("born", "1900-01-01")).json();
+        assertTrue(bad.get("message").asText().contains("null value"), bad.toString());
+        assertEquals("born", user.post(400, "action/" + update + "/execute", params("id", id, "born", "yesterday"))
+                .json().get("errors").fieldNames().next());
+        assertEquals("[1]", user.post(200, "action/" + delete + "/execute", params("id", id)).json().get("rows-deleted").toString());
+        try (Connection c = PostgresTargets.connect(name); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT count(*) FROM people")) {
+            rows.next();
+            assertEquals(1, rows.getInt(1));
+        }
+    }
+}
