@@ -132,7 +132,10 @@ record ChartModel(int dimension, Tabular.Column dimensionColumn, Formats.Granula
         return String.valueOf(category);
     }
 
-    /** The first temporal column, else the first column that is no metric; at most two (a breakout). */
+    /**
+     * The first temporal column, then the first category (text, boolean) columns, at most two in all (the second a
+     * breakout); the first column when nothing else qualifies.
+     */
     static List<Integer> defaultDimensions(Tabular data) {
         List<Integer> dims = new ArrayList<>();
         for (int i = 0; i < data.cols().size(); i++) {
@@ -143,7 +146,8 @@ record ChartModel(int dimension, Tabular.Column dimensionColumn, Formats.Granula
         }
         for (int i = 0; i < data.cols().size() && dims.size() < 2; i++) {
             Tabular.Column col = data.cols().get(i);
-            if (!dims.contains(i) && !ColumnTypes.metric(col) && !col.temporal()) {
+            // a key or other number is no category to group by (an id column next to a date stays out)
+            if (!dims.contains(i) && !col.numeric() && !col.temporal()) {
                 dims.add(i);
             }
         }

@@ -86,6 +86,9 @@ final class Charts {
     }
 
     static JFreeChart category(ChartModel model, String display, int width) {
+        if (display.equals("area")) {
+            return area(model, width);
+        }
         boolean row = display.equals("row");
         boolean stacked = model.stack() != ChartModel.StackType.NONE && model.series().size() > 1
                 && (display.equals("bar") || display.equals("row") || display.equals("area"));
@@ -129,9 +132,11 @@ final class Charts {
         }
         plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
         style(plot, domain, range, normalized);
-        domain.every = Math.max(1, (int) Math.ceil(model.categories().size() / (double) maxLabels(row, width, model)));
-        if (!row && longestLabel(model) * 7 > (width - 80) / Math.max(1, model.categories().size() / domain.every)) {
+        int n = model.categories().size();
+        if (!row && n > levelLabels(width, model)) {
+            // labels that do not fit level are slanted, and thinned out when even that is too many
             domain.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+            domain.every = Math.max(1, (int) Math.ceil(n / (double) slantedLabels(width)));
         }
         if (model.goal() != null && !normalized) {
             goal(plot, range, model.goal(), model.goalLabel());
@@ -139,6 +144,129 @@ final class Charts {
         JFreeChart chart = new JFreeChart(null, JFreeChart.DEFAULT_TITLE_FONT, plot, model.series().size() > 1);
         finish(chart);
         return chart;
+    }
+
+    /**
+     * An area chart: on an XY plot (x = the category's position, labelled with the category), because the category
+     * renderers draw an area as one polygon per item and leave seams between them. Each series is one see-through area
+     * edged by its line in the full colour; stacked areas are drawn as their running totals, opaque, from the top down.
+     */
+    static JFreeChart area(ChartModel model, int width) {
+        boolean stacked = model.stack() != ChartModel.StackType.NONE && model.series().size() > 1;
+        boolean normalized = stacked && model.stack() == ChartModel.StackType.NORMALIZED;
+        int n = model.categories().size();
+        double[] running = new double[n];
+        double[] totals = new double[n];
+        for (ChartModel.Series series : model.series()) {
+            for (int c = 0; c < n; c++) {
+                Double v = series.values().get(c);
+                totals[c] += v == null ? 0 : v;
+            }
+        }
+        org.jfree.data.xy.XYSeriesCollection areas = new org.jfree.data.xy.XYSeriesCollection();
+        // the edges get their own dataset: a plot finds a dataset's renderer by the dataset, so one shared dataset
+        // would be drawn and listed in the legend twice by the first renderer
+        org.jfree.data.xy.XYSeriesCollection edges = new org.jfree.data.xy.XYSeriesCollection();
+        for (int s = 0; s < model.series().size(); s++) {
+            ChartModel.Series series = model.series().get(s);
+            org.jfree.data.xy.XYSeries xy = new org.jfree.data.xy.XYSeries(new SeriesKey(s, series.title()), false, true);
+            for (int c = 0; c < n; c++) {
+                Double v = series.values().get(c);
+                double value = v == null ? 0 : v;
+                if (stacked) {
+                    running[c] += normalized ? (totals[c] == 0 ? 0 : value / totals[c]) : value;
+                    value = running[c];
+                }
+                xy.add(c, value);
+            }
+            areas.addSeries(xy);
+            try {
+                edges.addSeries((org.jfree.data.xy.XYSeries) xy.clone());
+            } catch (CloneNotSupportedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        org.jfree.chart.renderer.xy.XYAreaRenderer fill = new org.jfree.chart.renderer.xy.XYAreaRenderer(
+                org.jfree.chart.renderer.xy.XYAreaRenderer.AREA);
+        fill.setOutline(false);
+        org.jfree.chart.renderer.xy.XYLineAndShapeRenderer edge = new org.jfree.chart.renderer.xy.XYLineAndShapeRenderer(true, false);
+        edge.setAutoPopulateSeriesStroke(false);
+        for (int s = 0; s < model.series().size(); s++) {
+            Color c = model.series().get(s).color();
+            fill.setSeriesPaint(s, stacked ? c : new Color(c.getRed(), c.getGreen(), c.getBlue(), 80));
+            edge.setSeriesPaint(s, c);
+            edge.setSeriesStroke(s, new BasicStroke(LINE_WIDTH, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
+            edge.setSeriesVisibleInLegend(s, false);
+        }
+        NumberAxis domain = new NumberAxis(model.xTitle());
+        // a label every so many categories, as many as fit: the axis would space them by the width of the numbers
+        int every = Math.max(1, (int) Math.ceil(n / (double) levelLabels(width, model)));
+        domain.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(every, new LabelFormat(model)));
+        domain.setRange(-0.5, Math.max(0.5, n - 0.5));
+        NumberAxis range = new NumberAxis(model.yTitle());
+        org.jfree.chart.plot.XYPlot plot = new org.jfree.chart.plot.XYPlot(areas, domain, range, fill);
+        // the edges first in the list draw last (on top); stacked running totals draw the largest first
+        plot.setDataset(1, edges);
+        plot.setRenderer(1, edge);
+        plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
+        plot.setSeriesRenderingOrder(stacked ? org.jfree.chart.plot.SeriesRenderingOrder.REVERSE
+                : org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setOutlineVisible(false);
+        plot.setRangeGridlinePaint(Palette.BORDER);
+        plot.setRangeGridlineStroke(new BasicStroke(1f));
+        plot.setDomainGridlinesVisible(false);
+        plot.setAxisOffset(RectangleInsets.ZERO_INSETS);
+        plot.setInsets(new RectangleInsets(8, 4, 4, 12));
+        for (var axis : List.of(domain, range)) {
+            axis.setTickLabelFont(TICK_FONT);
+            axis.setTickLabelPaint(Palette.TEXT_MEDIUM);
+            axis.setLabelFont(AXIS_FONT);
+            axis.setLabelPaint(Palette.TEXT_MEDIUM);
+            axis.setAxisLineVisible(false);
+            axis.setTickMarksVisible(false);
+        }
+        domain.setAxisLineVisible(true);
+        domain.setAxisLinePaint(Palette.BORDER);
+        range.setNumberFormatOverride(normalized ? NumberFormat.getPercentInstance(java.util.Locale.US) : new CompactFormat());
+        range.setAutoRangeIncludesZero(true);
+        range.setUpperMargin(0.08);
+        if (model.goal() != null && !normalized) {
+            ValueMarker marker = goalMarker(model.goal(), model.goalLabel());
+            plot.addRangeMarker(marker, Layer.FOREGROUND);
+            stretch(range, model.goal());
+        }
+        JFreeChart chart = new JFreeChart(null, JFreeChart.DEFAULT_TITLE_FONT, plot, model.series().size() > 1);
+        finish(chart);
+        return chart;
+    }
+
+    /** Category positions on a number axis shown as their labels (positions between categories show nothing). */
+    static final class LabelFormat extends NumberFormat {
+        private final transient ChartModel model;
+
+        LabelFormat(ChartModel model) {
+            this.model = model;
+        }
+
+        @Override
+        public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
+            long index = Math.round(number);
+            if (Math.abs(number - index) < 1e-6 && index >= 0 && index < model.categories().size()) {
+                toAppendTo.append(model.categoryLabel(model.categories().get((int) index)));
+            }
+            return toAppendTo;
+        }
+
+        @Override
+        public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
+            return format((double) number, toAppendTo, pos);
+        }
+
+        @Override
+        public Number parse(String source, ParsePosition parsePosition) {
+            return null;
+        }
     }
 
     private static String kindOf(String display) {
@@ -208,6 +336,11 @@ final class Charts {
 
     /** A dashed line across the plot at the goal, labelled, with the axis stretched to show it. */
     private static void goal(CategoryPlot plot, NumberAxis range, double goal, String label) {
+        plot.addRangeMarker(goalMarker(goal, label), Layer.FOREGROUND);
+        stretch(range, goal);
+    }
+
+    private static ValueMarker goalMarker(double goal, String label) {
         ValueMarker marker = new ValueMarker(goal, Palette.GOAL,
                 new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[]{6f, 4f}, 0f));
         marker.setLabel(label);
@@ -216,7 +349,11 @@ final class Charts {
         marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         marker.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
         marker.setLabelBackgroundColor(new Color(255, 255, 255, 0));
-        plot.addRangeMarker(marker, Layer.FOREGROUND);
+        return marker;
+    }
+
+    /** The value axis stretched to show the goal (a marker does not widen the axis by itself). */
+    private static void stretch(NumberAxis range, double goal) {
         Range shown = range.getRange();
         if (goal > shown.getUpperBound() || goal < shown.getLowerBound()) {
             double lower = Math.min(shown.getLowerBound(), goal);
@@ -240,13 +377,14 @@ final class Charts {
         }
     }
 
-    private static int maxLabels(boolean row, int width, ChartModel model) {
-        if (row) {
-            return 200;
-        }
-        int longest = Math.max(3, longestLabel(model));
-        // about 7 px per character at 12 px, room between labels; rotated labels fit more
-        return Math.max(2, Math.min((width - 80) / 28, (width - 80) / Math.max(28, Math.min(longest, 14) * 5)));
+    /** How many category labels fit side by side, level (about 7 px a character at 12 px, and a gap). */
+    static int levelLabels(int width, ChartModel model) {
+        return Math.max(2, (width - 80) / (Math.max(2, longestLabel(model)) * 7 + 16));
+    }
+
+    /** How many category labels fit side by side at 45 degrees (a line's height apart, and a gap). */
+    static int slantedLabels(int width) {
+        return Math.max(2, (width - 80) / 22);
     }
 
     private static int longestLabel(ChartModel model) {
