@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Renders a card and its result for an e-mail, a webhook or a preview, on the server: tables and scalars as inline-styled
@@ -47,6 +49,7 @@ public final class CardRenderer {
         }
     }
 
+    private static final Logger log = LoggerFactory.getLogger(CardRenderer.class);
     private final AtomicLong contentIds = new AtomicLong();
 
     /** What the card renders as for this result. */
@@ -136,7 +139,11 @@ public final class CardRenderer {
             case TABLE -> html.append(Tables.html(data, options.maxTableRows()));
             case SCALAR, SMARTSCALAR -> html.append(Scalars.html(Scalars.of(settings(card), data, kind == Kind.SMARTSCALAR)));
             default -> {
-                BufferedImage image = chartImage(card, data, kind, options.width());
+                BufferedImage image = chartOrNull(card, data, kind, options.width());
+                if (image == null) {
+                    html.append(Tables.html(data, options.maxTableRows()));
+                    break;
+                }
                 String cid = contentId(card);
                 images.put(cid, encode(image));
                 html.append("<img src=\"cid:").append(cid).append("\" width=\"").append(image.getWidth())
@@ -179,8 +186,24 @@ public final class CardRenderer {
             case EMPTY -> Scalars.image(new Scalars.Scalar("No results", null, null), width);
             case TABLE -> Tables.image(data, RenderOptions.EMAIL_TABLE_ROWS, width);
             case SCALAR, SMARTSCALAR -> Scalars.image(Scalars.of(settings(card), data, kind == Kind.SMARTSCALAR), width);
-            default -> chartImage(card, data, kind, width);
+            default -> {
+                BufferedImage chart = chartOrNull(card, data, kind, width);
+                yield chart != null ? chart : Tables.image(data, RenderOptions.EMAIL_TABLE_ROWS, width);
+            }
         });
+    }
+
+    /**
+     * The chart, or null when drawing it failed: one card's odd data must not cost a whole e-mail its other cards, so
+     * the card falls back to its table (and the failure is logged).
+     */
+    private BufferedImage chartOrNull(JsonNode card, Tabular data, Kind kind, int width) {
+        try {
+            return chartImage(card, data, kind, width);
+        } catch (RuntimeException e) {
+            log.warn("Could not draw the {} chart of card {}; rendering its table instead", kind.key, card.path("id"), e);
+            return null;
+        }
     }
 
     private BufferedImage chartImage(JsonNode card, Tabular data, Kind kind, int width) {

@@ -69,7 +69,9 @@ record ChartModel(int dimension, Tabular.Column dimensionColumn, Formats.Granula
                     Double n = number(row.get(metric));
                     int at = categoryIndex.get(x);
                     // repeated categories add up, as a chart of one dimension shows the total per category
-                    v[at] = v[at] == null ? n : n == null ? v[at] : v[at] + n;
+                    if (n != null) {
+                        v[at] = v[at] == null ? n : Double.valueOf(v[at] + n);
+                    }
                 }
                 values.put(col.name(), v);
             }

@@ -102,7 +102,7 @@ final class Formats {
             return number(number, col != null && ColumnTypes.percentage(col));
         }
         if (col != null && col.temporal()) {
-            return temporal(value, granularity, false);
+            return temporal(value, granularity != null ? granularity : Granularity.of(java.util.List.of(value)), false);
         }
         return String.valueOf(value);
     }

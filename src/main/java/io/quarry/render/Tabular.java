@@ -12,6 +12,7 @@ import java.util.Objects;
  * Java objects: {@link Number} ({@link Long} for integral JSON numbers, {@link BigDecimal} otherwise), {@link String},
  * {@link Boolean} or null; temporal values stay the ISO strings the API sends.
  *
+ * @param rows     the rows; one shorter than {@code cols} is padded with nulls
  * @param rowCount how many rows the query returned; may exceed {@code rows.size()} when the rows were cut
  */
 public record Tabular(List<Column> cols, List<List<Object>> rows, long rowCount) {
@@ -19,7 +20,12 @@ public record Tabular(List<Column> cols, List<List<Object>> rows, long rowCount)
         cols = List.copyOf(Objects.requireNonNull(cols, "cols is null"));
         List<List<Object>> copied = new ArrayList<>(rows.size());
         for (List<Object> row : rows) {
-            copied.add(Collections.unmodifiableList(new ArrayList<>(row)));
+            List<Object> values = new ArrayList<>(row);
+            // a short row is padded with nulls, so that every column has a value in every row
+            while (values.size() < cols.size()) {
+                values.add(null);
+            }
+            copied.add(Collections.unmodifiableList(values));
         }
         rows = Collections.unmodifiableList(copied);
     }
