@@ -136,12 +136,12 @@ public final class CardRenderer {
         Map<String, byte[]> images = new LinkedHashMap<>();
         switch (kind) {
             case EMPTY -> html.append(message("No results"));
-            case TABLE -> html.append(Tables.html(data, options.maxTableRows()));
+            case TABLE -> html.append(Tables.html(settings(card), data, options.maxTableRows()));
             case SCALAR, SMARTSCALAR -> html.append(Scalars.html(Scalars.of(settings(card), data, kind == Kind.SMARTSCALAR)));
             default -> {
                 BufferedImage image = chartOrNull(card, data, kind, options.width());
                 if (image == null) {
-                    html.append(Tables.html(data, options.maxTableRows()));
+                    html.append(Tables.html(settings(card), data, options.maxTableRows()));
                     break;
                 }
                 String cid = contentId(card);
@@ -184,11 +184,11 @@ public final class CardRenderer {
         Kind kind = kind(card, data);
         return encode(switch (kind) {
             case EMPTY -> Scalars.image(new Scalars.Scalar("No results", null, null), width);
-            case TABLE -> Tables.image(data, RenderOptions.EMAIL_TABLE_ROWS, width);
+            case TABLE -> Tables.image(settings(card), data, RenderOptions.EMAIL_TABLE_ROWS, width);
             case SCALAR, SMARTSCALAR -> Scalars.image(Scalars.of(settings(card), data, kind == Kind.SMARTSCALAR), width);
             default -> {
                 BufferedImage chart = chartOrNull(card, data, kind, width);
-                yield chart != null ? chart : Tables.image(data, RenderOptions.EMAIL_TABLE_ROWS, width);
+                yield chart != null ? chart : Tables.image(settings(card), data, RenderOptions.EMAIL_TABLE_ROWS, width);
             }
         });
     }

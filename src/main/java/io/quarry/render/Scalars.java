@@ -32,13 +32,12 @@ final class Scalars {
             field = firstMetric(data);
         }
         Tabular.Column col = data.cols().get(field);
+        ColumnFormat format = ColumnFormat.of(settings, col, java.util.List.of());
         if (!smart) {
-            Object value = data.rows().get(0).get(field);
-            return new Scalar(Formats.value(value, col, col.temporal() ? Formats.Granularity.of(java.util.List.of(value)) : null),
-                    null, null);
+            return new Scalar(format.single(data.rows().get(0).get(field)), null, null);
         }
         java.util.List<Object> last = data.rows().get(data.rows().size() - 1);
-        String value = Formats.value(last.get(field), col, null);
+        String value = format.single(last.get(field));
         if (data.rows().size() < 2) {
             return new Scalar(value, null, null);
         }
@@ -61,7 +60,7 @@ final class Scalars {
         if (now == null || before == null) {
             return new Scalar(value, "N/A vs. " + period, Palette.TEXT_MEDIUM);
         }
-        String previous = Formats.number(before, ColumnTypes.percentage(col));
+        String previous = format.single(data.rows().get(data.rows().size() - 2).get(field));
         if (before == 0) {
             return new Scalar(value, (now == 0 ? "No change" : "N/A") + " vs. " + period + ": " + previous, Palette.TEXT_MEDIUM);
         }

@@ -1,5 +1,6 @@
 package io.quarry.render;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
@@ -21,14 +22,14 @@ final class Tables {
     private Tables() {
     }
 
-    static String html(Tabular data, int maxRows) {
-        List<Formats.Granularity> granularities = granularities(data);
+    static String html(JsonNode settings, Tabular data, int maxRows) {
+        List<ColumnFormat> formats = formats(settings, data);
         StringBuilder out = new StringBuilder();
         out.append("<table style=\"width: 100%; border-collapse: collapse; ").append(Html.FONT).append("\">");
         out.append("<thead><tr>");
-        for (Tabular.Column col : data.cols()) {
-            out.append("<th style=\"").append(HEAD).append(col.numeric() ? " text-align: right;" : "").append("\">")
-                    .append(Html.escape(col.label())).append("</th>");
+        for (int c = 0; c < data.cols().size(); c++) {
+            out.append("<th style=\"").append(HEAD).append(data.cols().get(c).numeric() ? " text-align: right;" : "").append("\">")
+                    .append(Html.escape(formats.get(c).title())).append("</th>");
         }
         out.append("</tr></thead><tbody>");
         int shown = Math.min(maxRows, data.rows().size());
@@ -36,10 +37,9 @@ final class Tables {
             List<Object> row = data.rows().get(r);
             out.append("<tr>");
             for (int c = 0; c < data.cols().size(); c++) {
-                Tabular.Column col = data.cols().get(c);
-                Object value = c < row.size() ? row.get(c) : null;
+                Object value = row.get(c);
                 out.append("<td style=\"").append(CELL).append(value instanceof Number ? " text-align: right;" : "").append("\">")
-                        .append(Html.escape(Formats.value(value, col, granularities.get(c)))).append("</td>");
+                        .append(Html.escape(formats.get(c).cell(value))).append("</td>");
             }
             out.append("</tr>");
         }
@@ -59,20 +59,18 @@ final class Tables {
         return String.format(java.util.Locale.US, "%,d more %s", more, more == 1 ? "row" : "rows");
     }
 
-    static List<Formats.Granularity> granularities(Tabular data) {
-        List<Formats.Granularity> out = new ArrayList<>();
+    static List<ColumnFormat> formats(JsonNode settings, Tabular data) {
+        List<ColumnFormat> out = new ArrayList<>();
         for (int c = 0; c < data.cols().size(); c++) {
             int column = c;
-            out.add(data.cols().get(c).temporal()
-                    ? Formats.Granularity.of(data.rows().stream().map(r -> column < r.size() ? r.get(column) : null).toList())
-                    : null);
+            out.add(ColumnFormat.of(settings, data.cols().get(c), data.rows().stream().map(r -> r.get(column)).toList()));
         }
         return out;
     }
 
     /** The first rows drawn as a PNG image (header, rows, the "N more rows" line), columns cut to fit the width. */
-    static BufferedImage image(Tabular data, int maxRows, int width) {
-        List<Formats.Granularity> granularities = granularities(data);
+    static BufferedImage image(JsonNode settings, Tabular data, int maxRows, int width) {
+        List<ColumnFormat> formats = formats(settings, data);
         int shown = Math.min(maxRows, data.rows().size());
         long more = Math.max(0, data.rowCount() - shown);
         int rowHeight = 28;
@@ -93,13 +91,13 @@ final class Tables {
                 Tabular.Column col = data.cols().get(c);
                 g.setFont(head);
                 g.setColor(Palette.TEXT_MEDIUM);
-                cell(g, col.label(), x, rowHeight - 9, columnWidth, col.numeric());
+                cell(g, formats.get(c).title(), x, rowHeight - 9, columnWidth, col.numeric());
                 g.setFont(body);
                 g.setColor(Palette.TEXT_DARK);
                 for (int r = 0; r < shown; r++) {
                     List<Object> row = data.rows().get(r);
-                    Object value = c < row.size() ? row.get(c) : null;
-                    cell(g, Formats.value(value, col, granularities.get(c)), x, rowHeight * (r + 2) - 9, columnWidth,
+                    Object value = row.get(c);
+                    cell(g, formats.get(c).cell(value), x, rowHeight * (r + 2) - 9, columnWidth,
                             value instanceof Number);
                 }
             }

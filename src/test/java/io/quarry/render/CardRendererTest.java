@@ -218,6 +218,24 @@ class CardRendererTest {
     }
 
     @Test
+    void columnSettingsFormatTablesAndScalars() {
+        Tabular data = new Tabular(List.of(col("TOTAL", "type/Float"), col("SHARE", "type/Float"), col("N", "type/Integer")),
+                List.of(List.of(1234.5, 0.125, 7L), List.of(-20L, 0.5, 12L)), 2);
+        String settings = "{\"column_settings\":{"
+                + "\"[\\\"name\\\",\\\"TOTAL\\\"]\":{\"number_style\":\"currency\",\"currency\":\"EUR\",\"column_title\":\"Revenue\"},"
+                + "\"[\\\"name\\\",\\\"SHARE\\\"]\":{\"number_style\":\"percent\",\"decimals\":1},"
+                + "\"[\\\"name\\\",\\\"N\\\"]\":{\"prefix\":\"~\",\"suffix\":\" items\",\"scale\":10}}}";
+        String html = renderer.render(card("table", "Money", settings), data, RenderOptions.email(null)).html();
+        assertTrue(html.contains(">Revenue (€)</th>"), "currency in the header, as Metabase's tables: " + html);
+        assertTrue(html.contains(">1,234.50</td>") && html.contains(">-20.00</td>"), html);
+        assertTrue(html.contains(">12.5%</td>") && html.contains(">50.0%</td>"), html);
+        assertTrue(html.contains(">~70 items</td>") && html.contains(">~120 items</td>"), html);
+        String scalar = renderer.render(card("scalar", "Money", settings.replace("}}}", "}},\"scalar.field\":\"TOTAL\"}")), data,
+                RenderOptions.email(null)).html();
+        assertTrue(scalar.contains(">€1,234.50</div>"), "a scalar writes its currency with the value: " + scalar);
+    }
+
+    @Test
     void resultDataIsReadAsTheApiSendsIt() {
         Tabular data = Tabular.fromResultData(RenderFixtures.json("{\"cols\":[{\"name\":\"A\",\"display_name\":\"Ay\","
                 + "\"base_type\":\"type/Integer\",\"semantic_type\":\"type/PK\"},{\"name\":\"B\",\"base_type\":\"type/Text\"}],"
