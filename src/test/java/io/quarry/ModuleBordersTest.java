@@ -73,6 +73,7 @@ class ModuleBordersTest {
             Map.entry("setup", Set.of("appdb", "auth", "core", "driver", "mail", "setting", "sync", "user", "warehouse", "web")),
             Map.entry("action", Set.of("appdb", "card", "collection", "core", "driver", "permission", "qp", "setting", "user",
                     "warehouse", "web")),
+            Map.entry("render", Set.of("card", "core", "qp", "setting", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

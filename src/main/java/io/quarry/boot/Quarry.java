@@ -43,6 +43,7 @@ import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
+import io.quarry.render.CardRenderer;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
@@ -156,6 +157,7 @@ public final class Quarry implements AutoCloseable {
     public final ActionService actions;
     public final PublicActionThrottle publicActionThrottle;
     public final ApiDocs apiDocs;
+    public final CardRenderer cardRenderer;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
     public final SessionService sessions;
@@ -270,6 +272,9 @@ public final class Quarry implements AutoCloseable {
                 new ActionRunner(databaseService, metadataModule.metadata(), clock), clock);
         publicActionThrottle = new PublicActionThrottle(clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
+
+        // 9. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
+        cardRenderer = new CardRenderer();
 
         users = userModule.users();
         sessions = authModule.sessions();

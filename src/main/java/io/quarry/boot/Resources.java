@@ -80,6 +80,9 @@ public final class Resources {
             io.quarry.action.ActionResource.class,
             io.quarry.action.PublicActionResource.class,
             io.quarry.embed.EmbedResource.class,
+            io.quarry.render.PreviewResource.class,
+            io.quarry.render.PreviewResource.Info.class,
+            io.quarry.render.PreviewResource.Png.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 

@@ -97,12 +97,19 @@ class QueryRunnerTest {
     }
 
     @Test
+    void subscriptionsTakeTheirOwnSteps() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)),
+                List.of(answer("subscription", trace)));
+        runner.run(QueryRequest.savedCard(QueryContext.SUBSCRIPTION, USER, new QueryRequest.SavedCard(1, 3L), query(), null,
+                QueryRequest.CacheRules.NONE));
+        assertEquals(List.of("subscription"), trace);
+    }
+
+    @Test
     void contextsStillToComeAreNotServed() {
         QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of());
-        for (QueryContext context : List.of(QueryContext.SUBSCRIPTION, QueryContext.PERSISTENCE_REFRESH)) {
-            assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(context, USER, query(), null,
-                    null, QueryRequest.CacheRules.NONE, null, false)));
-        }
+        assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(QueryContext.PERSISTENCE_REFRESH,
+                USER, query(), null, null, QueryRequest.CacheRules.NONE, null, false)));
         assertNull(QueryContext.EXPORT.key, "a download's context is its format's");
     }
 
