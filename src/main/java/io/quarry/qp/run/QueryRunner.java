@@ -85,7 +85,9 @@ public final class QueryRunner {
             case EXPORT -> downloadSteps;
             // a public link or signed embed runs as the private API does (its row limits), or as a download
             case PUBLIC, EMBED -> request.download() != null ? downloadSteps : apiSteps;
-            case SUBSCRIPTION, PERSISTENCE_REFRESH ->
+            // a subscription or alert runs as its creator: the API answer for the email body, a download for attachments
+            case SUBSCRIPTION -> request.download() != null ? downloadSteps : apiSteps;
+            case PERSISTENCE_REFRESH ->
                     throw new UnsupportedOperationException("Queries in the " + request.context() + " context are not served yet.");
         };
     }

@@ -99,11 +99,24 @@ class QueryRunnerTest {
     @Test
     void contextsStillToComeAreNotServed() {
         QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of());
-        for (QueryContext context : List.of(QueryContext.SUBSCRIPTION, QueryContext.PERSISTENCE_REFRESH)) {
+        for (QueryContext context : List.of(QueryContext.PERSISTENCE_REFRESH)) {
             assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(context, USER, query(), null,
                     null, QueryRequest.CacheRules.NONE, null, false)));
         }
         assertNull(QueryContext.EXPORT.key, "a download's context is its format's");
+    }
+
+    @Test
+    void subscriptionsRunAsTheirCreatorAsAnswerOrAttachment() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)));
+        QueryRequest.SavedCard card = new QueryRequest.SavedCard(1, 1L);
+        QueryRequest answer = QueryRequest.subscription(USER, card, query(), null);
+        assertEquals(QueryContext.SUBSCRIPTION, answer.context());
+        assertEquals(USER, answer.caller());
+        runner.run(answer);
+        runner.run(QueryRequest.subscription(USER, card, query(), new QueryRequest.Download(io.quarry.qp.export.ExportFormat.of("csv"),
+                io.quarry.qp.export.ExportRequest.Options.DEFAULT, "orders")));
+        assertEquals(List.of("api", "download"), trace);
     }
 
     @Test
