@@ -39,6 +39,7 @@ class ModuleBordersTest {
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
             Map.entry("core", Set.of()),
             Map.entry("sample", Set.of()),
+            Map.entry("outbound", Set.of()),
             Map.entry("appdb", Set.of("core")),
             Map.entry("web", Set.of("appdb", "core")),
             Map.entry("ui", Set.of("web")),

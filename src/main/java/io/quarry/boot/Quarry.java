@@ -28,6 +28,8 @@ import io.quarry.driver.Drivers;
 import io.quarry.embed.EmbedTokens;
 import io.quarry.mail.MailModule;
 import io.quarry.notification.UnsubscribeService;
+import io.quarry.outbound.HostStrategy;
+import io.quarry.outbound.OutboundHttp;
 import io.quarry.parameters.ParameterValues;
 import io.quarry.permission.DataPermissionMapper;
 import io.quarry.permission.DataPermissions;
@@ -116,6 +118,7 @@ public final class Quarry implements AutoCloseable {
     public final ScheduledExecutorService scheduler;
     public final ConnectionPools connectionPools;
     public final Diagnostics diagnostics;
+    public final OutboundHttp outboundHttp;
     // the modules, in the order they are built
     public final MailModule mailModule;
     public final PermissionModule permissionModule;
@@ -186,6 +189,9 @@ public final class Quarry implements AutoCloseable {
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
+        // Every call to a URL a user gave (webhooks, HTTP actions) goes through this guard. Metabase reads the strategy
+        // from the environment only, never from a stored setting.
+        outboundHttp = new OutboundHttp(parseHostStrategy(config.get("MB_HTTP_CHANNEL_HOST_STRATEGY")));
 
         // 2. Mail, then data permissions: new groups and new databases get their default permissions in the
         //    transaction that creates them, so permissions come before users and warehouses.
@@ -285,6 +291,14 @@ public final class Quarry implements AutoCloseable {
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    private static HostStrategy parseHostStrategy(String value) {
+        try {
+            return HostStrategy.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     private static ThreadFactory named(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
@@ -298,6 +312,7 @@ public final class Quarry implements AutoCloseable {
     public void close() {
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
+        outboundHttp.close();
         warehouseModule.close();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
