@@ -39,6 +39,7 @@ import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
+import io.quarry.render.CardRenderer;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
@@ -145,6 +146,7 @@ public final class Quarry implements AutoCloseable {
     public final PublicSharing publicSharing;
     public final EmbedTokens embedTokens;
     public final ApiDocs apiDocs;
+    public final CardRenderer cardRenderer;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
     public final SessionService sessions;
@@ -252,6 +254,9 @@ public final class Quarry implements AutoCloseable {
                 new ParameterValues(db, queryModule.queryProcessor(), syncModule.fieldValues(), dataPermissions));
         embedTokens = new EmbedTokens(settings, clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
+
+        // 9. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
+        cardRenderer = new CardRenderer();
 
         users = userModule.users();
         sessions = authModule.sessions();
