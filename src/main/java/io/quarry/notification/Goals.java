@@ -46,8 +46,7 @@ final class Goals {
             }
         }
         for (int i = data.cols().size() - 1; i >= 0; i--) {
-            String type = String.valueOf(data.cols().get(i).baseType());
-            if (type.contains("Integer") || type.contains("Float") || type.contains("Decimal") || type.contains("Number")) {
+            if (data.cols().get(i).numeric()) {
                 return i;
             }
         }
