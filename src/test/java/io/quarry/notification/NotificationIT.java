@@ -519,8 +519,12 @@ class NotificationIT {
     @Test
     void aStoredSubscriptionAppliesItsFiltersAndRecordsTheSend() throws Exception {
         long hook = webhookChannel("Filtered hook", "/filtered");
-        long id = admin.post(200, "pulse", subscription("Gizmos only", emailChannel(map("email", "filter@example.org")),
-                map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly"))).json().get("id").asLong();
+        Map<String, Object> body = subscription("Gizmos only", emailChannel(map("email", "filter@example.org")),
+                map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly"));
+        // raw values in the file (format_rows false), and an XLSX beside the CSV
+        body.put("cards", List.of(map("id", card, "include_csv", true, "include_xls", true, "format_rows", false,
+                "dashboard_card_id", dashcard)));
+        long id = admin.post(200, "pulse", body).json().get("id").asLong();
         server.quarry().notificationModule.delivery().sendScheduled(id, null);
         JsonNode payload = hooks.await("/filtered", 1).get(0).json();
         assertEquals("[[\"Gizmo\"," + gizmoOrders() + "]]", payload.get("data").get(0).get("raw_data").get("rows").toString(),
@@ -528,6 +532,7 @@ class NotificationIT {
         MimeMessage m = mail.await(1)[0];
         String csv = csvAttachment(m);
         assertEquals("CATEGORY,N\nGizmo," + gizmoOrders(), csv.strip().replace("\r", ""));
+        assertTrue(attachmentNames(m).contains("orders_per_category.xlsx"), attachmentNames(m).toString());
 
         JsonNode tasks = admin.get(200, "task").json();
         assertTrue(tasks.get("total").asLong() >= 2);
@@ -555,7 +560,7 @@ class NotificationIT {
         server.quarry().notificationModule.delivery().sendScheduled(id, null);
         assertEquals(2, hooks.to("/flaky").size(), "a 5xx is retried");
         hooks.received.clear();
-        hooks.answer(500, 500, 500, 500);
+        hooks.answer(500, 500, 500);
         server.quarry().notificationModule.delivery().sendScheduled(id, null);
         assertEquals(Delivery.ATTEMPTS, hooks.to("/flaky").size(), "a bounded number of attempts");
         JsonNode failed = null;
@@ -706,6 +711,16 @@ class NotificationIT {
             }
         }
         assertTrue(found, "an inline PNG");
+    }
+
+    static List<String> attachmentNames(MimeMessage m) throws Exception {
+        List<String> names = new ArrayList<>();
+        for (Part p : parts(m)) {
+            if (Part.ATTACHMENT.equalsIgnoreCase(p.getDisposition())) {
+                names.add(p.getFileName());
+            }
+        }
+        return names;
     }
 
     static String csvAttachment(MimeMessage m) throws Exception {
