@@ -40,6 +40,7 @@ class ModuleBordersTest {
             Map.entry("core", Set.of()),
             Map.entry("sample", Set.of()),
             Map.entry("outbound", Set.of()),
+            Map.entry("schedule", Set.of("appdb")),
             Map.entry("appdb", Set.of("core")),
             Map.entry("web", Set.of("appdb", "core")),
             Map.entry("ui", Set.of("web")),

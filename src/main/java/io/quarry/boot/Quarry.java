@@ -46,6 +46,8 @@ import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
 import io.quarry.savedquestion.SavedQuestionMapper;
+import io.quarry.schedule.ClusterJobs;
+import io.quarry.schedule.JobRunMapper;
 import io.quarry.search.SearchMapper;
 import io.quarry.search.SearchService;
 import io.quarry.segment.SegmentMapper;
@@ -110,7 +112,8 @@ public final class Quarry implements AutoCloseable {
             BookmarkMapper.class,
             SegmentMapper.class, SnippetMapper.class,
             SavedQuestionMapper.class,
-            CollectionMapper.class, NotificationMapper.class);
+            CollectionMapper.class, NotificationMapper.class,
+            JobRunMapper.class);
 
     // the kernel
     public final AppConfig config;
@@ -122,6 +125,7 @@ public final class Quarry implements AutoCloseable {
     public final ConnectionPools connectionPools;
     public final Diagnostics diagnostics;
     public final OutboundHttp outboundHttp;
+    public final ClusterJobs clusterJobs;
     // the modules, in the order they are built
     public final MailModule mailModule;
     public final PermissionModule permissionModule;
@@ -191,6 +195,8 @@ public final class Quarry implements AutoCloseable {
         // that a long sync does not hold up everything else.
         scheduler = Executors.newScheduledThreadPool(4, named("quarry-scheduler"));
         LogBuffer.install();
+        // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
+        clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock);
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
@@ -285,6 +291,7 @@ public final class Quarry implements AutoCloseable {
      */
     public void start() {
         syncModule.start();
+        clusterJobs.start();
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryModule.queryCache().purgeOlderThan(Duration.ofDays(31)));
         every(Duration.ofHours(1), "session purge", authModule.sessions()::purgeExpired);
@@ -323,6 +330,7 @@ public final class Quarry implements AutoCloseable {
 
     @Override
     public void close() {
+        clusterJobs.stop();
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
         outboundHttp.close();
