@@ -72,7 +72,7 @@ class ModuleBordersTest {
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),
             Map.entry("setup", Set.of("appdb", "auth", "core", "driver", "mail", "setting", "sync", "user", "warehouse", "web")),
-            Map.entry("render", Set.of()),
+            Map.entry("render", Set.of("card", "core", "qp", "setting", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

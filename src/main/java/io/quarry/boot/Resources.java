@@ -82,6 +82,9 @@ public final class Resources {
             io.quarry.web.docs.DocsResource.class,
             io.quarry.publicsharing.PublicResource.class,
             io.quarry.embed.EmbedResource.class,
+            io.quarry.render.PreviewResource.class,
+            io.quarry.render.PreviewResource.Info.class,
+            io.quarry.render.PreviewResource.Png.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 

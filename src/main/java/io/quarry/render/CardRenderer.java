@@ -31,7 +31,8 @@ public final class CardRenderer {
 
     /** How a card is drawn, from its {@code display} (Metabase's {@code detect-pulse-chart-type}). */
     public enum Kind {
-        TABLE("table"), SCALAR("scalar"), SMARTSCALAR("smartscalar"), BAR("bar"), LINE("line"), AREA("area"), ROW("row"),
+        /** No rows (or Metabase's {@code [[nil]]} of an aggregation over nothing): "No results". */
+        EMPTY("empty"), TABLE("table"), SCALAR("scalar"), SMARTSCALAR("smartscalar"), BAR("bar"), LINE("line"), AREA("area"), ROW("row"),
         PIE("pie"), COMBO("combo");
 
         /** The name Metabase uses ({@code pulse_card_type}). */
@@ -42,7 +43,7 @@ public final class CardRenderer {
         }
 
         boolean chart() {
-            return this != TABLE && this != SCALAR && this != SMARTSCALAR;
+            return this != EMPTY && this != TABLE && this != SCALAR && this != SMARTSCALAR;
         }
     }
 
@@ -50,6 +51,9 @@ public final class CardRenderer {
 
     /** What the card renders as for this result. */
     public Kind kind(JsonNode card, Tabular data) {
+        if (empty(data)) {
+            return Kind.EMPTY;
+        }
         String display = card.path("display").asText("table").toLowerCase(Locale.ROOT);
         Kind kind = switch (display) {
             case "scalar", "progress", "gauge" -> Kind.SCALAR;
@@ -78,24 +82,57 @@ public final class CardRenderer {
         return model.series().isEmpty() || data.rows().isEmpty() || model.dimension() < 0 ? Kind.TABLE : kind;
     }
 
+    /**
+     * Metabase's {@code pulse_card_type} for the card and result ({@code detect-pulse-chart-type}): {@code empty},
+     * {@code scalar} for one value, the display itself for {@code scalar}, {@code row}, {@code progress}, {@code gauge},
+     * {@code table} and {@code funnel}, {@code javascript_visualization} for the charts Metabase draws with its static
+     * visualisations, {@code table} otherwise.
+     */
+    public String pulseCardType(JsonNode card, Tabular data) {
+        String display = card.path("display").asText("table");
+        if (empty(data)) {
+            return "empty";
+        }
+        if (!display.equals("progress") && !display.equals("gauge") && data.cols().size() == 1 && data.rows().size() == 1) {
+            return "scalar";
+        }
+        return switch (display) {
+            case "scalar", "row", "progress", "gauge", "table", "funnel" -> display;
+            case "smartscalar", "pie", "scatter", "waterfall", "line", "area", "bar", "combo" -> "javascript_visualization";
+            default -> "table";
+        };
+    }
+
+    /** Whether a result shows nothing: no rows, or the one null of an aggregation over no rows. */
+    static boolean empty(Tabular data) {
+        return data.rows().isEmpty() || (data.rows().size() == 1 && data.rows().get(0).size() == 1 && data.rows().get(0).get(0) == null);
+    }
+
+    /**
+     * The card when its query failed, as Metabase's e-mails show it: the title and "There was a problem with this
+     * question." (the database's message is not sent to recipients).
+     */
+    public RenderedCard renderError(JsonNode card, RenderOptions options) {
+        StringBuilder html = new StringBuilder();
+        title(html, card, options);
+        html.append(message("There was a problem with this question.")).append("</td></tr></table>");
+        return new RenderedCard(html.toString(), Map.of());
+    }
+
+    /** The error card as a PNG (webhooks, previews). */
+    public byte[] errorPng(int width) {
+        return encode(Scalars.image(new Scalars.Scalar("There was a problem with this question.", null, null), width));
+    }
+
     /** card: the card's JSON as the API returns it (name, display, visualization_settings, ...). */
     public RenderedCard render(JsonNode card, Tabular data, RenderOptions options) {
         Kind kind = kind(card, data);
         String name = card.path("name").asText("");
         StringBuilder html = new StringBuilder();
-        html.append("<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"width: 100%; max-width: ")
-                .append(options.width()).append("px; border-collapse: collapse; margin: 0 0 24px 0; ").append(Html.FONT).append("\">")
-                .append("<tr><td style=\"padding: 0 0 8px 0;\">");
-        String titleStyle = "font-size: 16px; font-weight: 700; color: #4C5773; text-decoration: none;";
-        if (Html.safeUrl(options.cardUrl())) {
-            html.append("<a href=\"").append(Html.escape(options.cardUrl())).append("\" target=\"_blank\" rel=\"noopener noreferrer\" style=\"")
-                    .append(titleStyle).append("\">").append(Html.escape(name)).append("</a>");
-        } else {
-            html.append("<span style=\"").append(titleStyle).append("\">").append(Html.escape(name)).append("</span>");
-        }
-        html.append("</td></tr><tr><td>");
+        title(html, card, options);
         Map<String, byte[]> images = new LinkedHashMap<>();
         switch (kind) {
+            case EMPTY -> html.append(message("No results"));
             case TABLE -> html.append(Tables.html(data, options.maxTableRows()));
             case SCALAR, SMARTSCALAR -> html.append(Scalars.html(Scalars.of(settings(card), data, kind == Kind.SMARTSCALAR)));
             default -> {
@@ -112,6 +149,26 @@ public final class CardRenderer {
         return new RenderedCard(html.toString(), images);
     }
 
+    /** The card's frame (a one-cell-wide table, as e-mail clients lay out best) and its title, linked when it can be. */
+    private static void title(StringBuilder html, JsonNode card, RenderOptions options) {
+        String name = card.path("name").asText("");
+        html.append("<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"width: 100%; max-width: ")
+                .append(options.width()).append("px; border-collapse: collapse; margin: 0 0 24px 0; ").append(Html.FONT).append("\">")
+                .append("<tr><td style=\"padding: 0 0 8px 0;\">");
+        String titleStyle = "font-size: 16px; font-weight: 700; color: #4C5773; text-decoration: none;";
+        if (Html.safeUrl(options.cardUrl())) {
+            html.append("<a href=\"").append(Html.escape(options.cardUrl())).append("\" target=\"_blank\" rel=\"noopener noreferrer\" style=\"")
+                    .append(titleStyle).append("\">").append(Html.escape(name)).append("</a>");
+        } else {
+            html.append("<span style=\"").append(titleStyle).append("\">").append(Html.escape(name)).append("</span>");
+        }
+        html.append("</td></tr><tr><td>");
+    }
+
+    private static String message(String text) {
+        return "<div style=\"" + Html.FONT + " padding: 16px 0; font-size: 14px; color: #696E7B;\">" + Html.escape(text) + "</div>";
+    }
+
     /** The chart as a PNG (for webhooks and preview_card_png); a table/scalar card renders as a PNG of its table/value. */
     public byte[] png(JsonNode card, Tabular data, int width) {
         if (width < 100 || width > 4000) {
@@ -119,6 +176,7 @@ public final class CardRenderer {
         }
         Kind kind = kind(card, data);
         return encode(switch (kind) {
+            case EMPTY -> Scalars.image(new Scalars.Scalar("No results", null, null), width);
             case TABLE -> Tables.image(data, RenderOptions.EMAIL_TABLE_ROWS, width);
             case SCALAR, SMARTSCALAR -> Scalars.image(Scalars.of(settings(card), data, kind == Kind.SMARTSCALAR), width);
             default -> chartImage(card, data, kind, width);

@@ -97,6 +97,8 @@ final class Charts {
         plot.setDomainAxis(domain);
         plot.setRangeAxis(range);
         plot.setOrientation(row ? PlotOrientation.HORIZONTAL : PlotOrientation.VERTICAL);
+        // a row chart's values read along the bottom, its categories down the left
+        plot.setRangeAxisLocation(org.jfree.chart.axis.AxisLocation.BOTTOM_OR_LEFT);
 
         // one dataset per kind of drawing: bars behind, then areas, then lines on top
         List<String> kinds = List.of("bar", "area", "line");
@@ -213,6 +215,7 @@ final class Charts {
         marker.setLabelPaint(Palette.GOAL);
         marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
         marker.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
+        marker.setLabelBackgroundColor(new Color(255, 255, 255, 0));
         plot.addRangeMarker(marker, Layer.FOREGROUND);
         Range shown = range.getRange();
         if (goal > shown.getUpperBound() || goal < shown.getLowerBound()) {

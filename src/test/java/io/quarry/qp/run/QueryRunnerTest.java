@@ -97,12 +97,21 @@ class QueryRunnerTest {
     }
 
     @Test
+    void subscriptionsTakeTheirOwnSteps() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)),
+                List.of(answer("subscription", trace)), List.of(answer("attachment", trace)));
+        runner.run(QueryRequest.savedCard(QueryContext.SUBSCRIPTION, USER, new QueryRequest.SavedCard(1, 3L), query(), null,
+                QueryRequest.CacheRules.NONE));
+        runner.run(QueryRequest.subscription(USER, new QueryRequest.SavedCard(1, 3L), query(), new QueryRequest.Download(
+                io.quarry.qp.export.ExportFormat.of("csv"), io.quarry.qp.export.ExportRequest.Options.DEFAULT, "orders")));
+        assertEquals(List.of("subscription", "attachment"), trace);
+    }
+
+    @Test
     void contextsStillToComeAreNotServed() {
         QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of());
-        for (QueryContext context : List.of(QueryContext.PERSISTENCE_REFRESH)) {
-            assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(context, USER, query(), null,
-                    null, QueryRequest.CacheRules.NONE, null, false)));
-        }
+        assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(QueryContext.PERSISTENCE_REFRESH,
+                USER, query(), null, null, QueryRequest.CacheRules.NONE, null, false)));
         assertNull(QueryContext.EXPORT.key, "a download's context is its format's");
     }
 
@@ -116,7 +125,7 @@ class QueryRunnerTest {
         runner.run(answer);
         runner.run(QueryRequest.subscription(USER, card, query(), new QueryRequest.Download(io.quarry.qp.export.ExportFormat.of("csv"),
                 io.quarry.qp.export.ExportRequest.Options.DEFAULT, "orders")));
-        assertEquals(List.of("api", "download"), trace);
+        assertEquals(List.of("api", "download"), trace, "a runner built with two lists serves subscriptions with them");
     }
 
     @Test
