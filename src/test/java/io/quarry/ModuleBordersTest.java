@@ -55,7 +55,7 @@ class ModuleBordersTest {
             Map.entry("user", Set.of("appdb", "auth", "collection", "core", "mail", "setting", "web")),
             Map.entry("auth", Set.of("appdb", "core", "mail", "setting", "user", "web")),
             Map.entry("notification", Set.of("appdb", "auth", "card", "collection", "core", "dashboard", "mail", "outbound", "qp",
-                    "render", "setting", "user", "warehouse", "web")),
+                    "render", "schedule", "setting", "user", "warehouse", "web")),
             Map.entry("util", Set.of("appdb", "auth", "core", "setting", "web")),
             Map.entry("qp", Set.of("appdb", "core", "driver", "setting", "warehouse", "web")),
             Map.entry("permission", Set.of("appdb", "core", "web")),

@@ -271,6 +271,7 @@ public final class Quarry implements AutoCloseable {
         notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards, dashboards,
                 userModule.users(), queryRunner, cardRenderer, mailModule.mailer(), outboundHttp);
         unsubscribes = notificationModule.unsubscribes();
+        clusterJobs.addSource(notificationModule.schedule());
 
         users = userModule.users();
         sessions = authModule.sessions();

@@ -1,7 +1,9 @@
 package io.quarry.notification;
 
+import io.quarry.schedule.ClusterJobs;
 import io.quarry.setting.Settings;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,9 +16,15 @@ import java.util.Set;
  * When subscriptions and alerts are sent: as Metabase's {@code send-pulses} triggers, one job per pulse per distinct
  * schedule, keyed {@code send-pulse.<pulse-id>.<cron with spaces as _>}, holding the channels on that schedule, in the
  * {@code report-timezone} (else the JVM's zone). The jobs are read from the application database at each poll, so a
- * change to a pulse applies at its next due time without any trigger bookkeeping.
+ * change to a pulse applies at its next due time without any trigger bookkeeping. {@link ClusterJobs} runs each due
+ * time once across the instances, and one missed while every instance was down within {@link #CATCH_UP}.
  */
-public final class PulseSchedule {
+public final class PulseSchedule implements ClusterJobs.JobSource {
+    /** A send missed while every instance was down goes out when one comes back, if it is no older than this. */
+    static final Duration CATCH_UP = Duration.ofHours(6);
+    /** The lease on a send: another instance takes over a send whose instance died after this long. */
+    static final Duration MAX_RUN = Duration.ofMinutes(30);
+
     private final PulseService pulses;
     private final Delivery delivery;
     private final Settings settings;
@@ -39,6 +47,16 @@ public final class PulseSchedule {
             byKey.computeIfAbsent(key, k -> new Due(k, cron, ch.pulseId, new LinkedHashSet<>())).channelIds().add(ch.id);
         }
         return new ArrayList<>(byKey.values());
+    }
+
+    @Override
+    public java.util.Collection<ClusterJobs.Job> jobs() {
+        ZoneId zone = zone();
+        List<ClusterJobs.Job> jobs = new ArrayList<>();
+        for (Due due : due()) {
+            jobs.add(new ClusterJobs.Job(due.key(), due.cron(), zone, CATCH_UP, MAX_RUN, at -> send(due)));
+        }
+        return jobs;
     }
 
     /** Sends a due pulse's channels (those still enabled). */
