@@ -401,6 +401,40 @@ class NotificationIT {
     }
 
     @Test
+    void ordinaryUsersWithCollectionRightsKeepPulsesThereAndTheyAreItemsOfIt() throws Exception {
+        long open = collection("Open");
+        long revision = admin.get(200, "collection/graph").json().get("revision").asLong();
+        admin.put(200, "collection/graph", map("revision", revision, "groups", map("1", map(String.valueOf(open), "write"))));
+        long openCard = admin.post(200, "card", map("name", "Open numbers", "display", "scalar", "collection_id", open,
+                "visualization_settings", map(), "dataset_query", map("database", databaseId, "type", "native",
+                        "native", map("query", "SELECT COUNT(*) FROM PRODUCTS")))).json().get("id").asLong();
+        Map<String, Object> body = map("name", "Team pulse", "collection_id", open,
+                "cards", List.of(map("id", openCard, "include_csv", false, "include_xls", false)),
+                "channels", List.of(emailChannel(map("id", ritaId))));
+        JsonNode p = ordinary.post(200, "pulse", body).json();
+        long id = p.get("id").asLong();
+        assertTrue(p.get("can_write").asBoolean());
+        assertEquals(open, p.get("collection_id").asLong());
+        assertTrue(ids(ordinary.get(200, "pulse").json()).contains(id), "the creator's own pulses are listed by default");
+        JsonNode items = ordinary.get(200, "collection/" + open + "/items").json();
+        boolean listed = false;
+        for (JsonNode item : items.get("data")) {
+            listed |= item.get("model").asText().equals("pulse") && item.get("id").asLong() == id;
+        }
+        assertTrue(listed, items.toString());
+        assertEquals(1, ordinary.get(200, "collection/" + open + "/items", "models", "pulse").json().get("total").asInt());
+        // no rights on the Locked collection: no pulse there, and a card there may not be sent
+        body.put("collection_id", locked);
+        ordinary.post(403, "pulse", body);
+        body.put("collection_id", open);
+        body.put("cards", List.of(map("id", card, "include_csv", false, "include_xls", false)));
+        ordinary.post(403, "pulse", body);
+        // dashboard subscriptions are no items of their collection (Metabase lists only pulses without a dashboard)
+        admin.post(200, "pulse", subscription("Not an item", emailChannel(map("id", ritaId))));
+        assertEquals(0, admin.get(200, "collection/" + locked + "/items", "models", "pulse").json().get("total").asInt());
+    }
+
+    @Test
     void archivingDisablesChannelsAndUpdatesChangeWhatIsGiven() {
         long id = admin.post(200, "pulse", subscription("To archive", emailChannel(map("id", ritaId)))).json().get("id").asLong();
         JsonNode archived = admin.put(200, "pulse/" + id, map("archived", true)).json();
