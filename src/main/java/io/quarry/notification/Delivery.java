@@ -122,14 +122,16 @@ public final class Delivery {
             return new Outcome(false, List.of("The creator of this pulse is no longer active."));
         }
         Caller as = new Caller(creator.id, creator.isSuperuser, null, false, null);
+        Map<String, Object> dashboard = p.dashboardId == null ? null : dashboard(as, p.dashboardId);
+        JsonNode parameters = parameters(p, dashboard);
         List<CardResult> results = new ArrayList<>();
         for (PulseCard pc : draft.cards()) {
-            results.add(run(as, p, pc));
+            results.add(run(as, p, pc, parameters));
         }
         if (!shouldSend(p, results)) {
             return new Outcome(false, List.of());
         }
-        String dashboardName = p.dashboardId == null ? null : dashboardName(as, p.dashboardId);
+        String dashboardName = dashboard == null ? null : (String) dashboard.get("name");
         List<String> failures = new ArrayList<>();
         boolean sent = false;
         for (PulseDraft.Target target : draft.targets()) {
@@ -161,22 +163,54 @@ public final class Delivery {
         return !p.skipIfEmpty || results.stream().anyMatch(r -> !r.empty());
     }
 
-    private String dashboardName(Caller as, long dashboardId) {
+    private Map<String, Object> dashboard(Caller as, long dashboardId) {
         try {
-            return (String) dashboards.get(as, dashboardId).get("name");
+            return dashboards.get(as, dashboardId);
         } catch (RuntimeException e) {
             return null;
         }
     }
 
+    /**
+     * The filter values the cards run with, as Metabase's: the subscription's own values of the dashboard's filters,
+     * else each filter's default; values of filters the dashboard no longer has are dropped.
+     */
+    static JsonNode parameters(Pulse p, Map<String, Object> dashboard) {
+        com.fasterxml.jackson.databind.node.ArrayNode out = Json.MAPPER.createArrayNode();
+        if (dashboard == null) {
+            return out;
+        }
+        Map<String, JsonNode> own = new LinkedHashMap<>();
+        try {
+            for (JsonNode given : Json.read(p.parameters)) {
+                own.put(given.path("id").asText(), given);
+            }
+        } catch (IOException | RuntimeException e) {
+            log.info("Pulse {} has unreadable parameters; its dashboard's defaults apply", p.id);
+        }
+        for (JsonNode declared : Json.MAPPER.valueToTree(dashboard.getOrDefault("parameters", List.of()))) {
+            String id = declared.path("id").asText();
+            JsonNode given = own.get(id);
+            if (given != null && given.has("value") && !given.get("value").isNull()) {
+                out.add(given);
+            } else if (declared.hasNonNull("default")) {
+                ObjectNode fallback = Json.object();
+                fallback.put("id", id);
+                fallback.set("type", declared.path("type"));
+                fallback.set("value", declared.get("default"));
+                out.add(fallback);
+            }
+        }
+        return out;
+    }
+
     /** Runs one card as the creator: the dashboard's filters mapped through its dashcard, or the card's own query. */
-    private CardResult run(Caller as, Pulse p, PulseCard pc) {
+    private CardResult run(Caller as, Pulse p, PulseCard pc, JsonNode parameters) {
         try {
             Card card;
             JsonNode query;
             if (p.dashboardId != null && pc.dashboardCardId != null) {
-                DashboardService.CardRun cardRun = dashboards.cardRun(as, p.dashboardId, pc.dashboardCardId, pc.cardId,
-                        Json.read(p.parameters));
+                DashboardService.CardRun cardRun = dashboards.cardRun(as, p.dashboardId, pc.dashboardCardId, pc.cardId, parameters);
                 card = cards.requireReadable(pc.cardId, as);
                 query = cardRun.request();
             } else {
@@ -305,7 +339,13 @@ public final class Delivery {
                     + "\">Manage your subscriptions</a></p>";
             String html = page(subject, dashboardName, cardsHtml.toString(), footer);
             boolean bcc = !Boolean.FALSE.equals(settings.get("bcc-enabled"));
-            mailer.send(new Mailer.Letter(bcc ? List.of() : userEmails, bcc ? userEmails : List.of(), subject, html, inline, attachments));
+            Long max = settings.integer("email-max-recipients-per-message");
+            int size = max == null || max <= 0 ? 50 : (int) Math.min(max, Integer.MAX_VALUE);
+            // a message goes to at most email-max-recipients-per-message addresses: more users, more messages
+            for (int from = 0; from < userEmails.size(); from += size) {
+                List<String> batch = userEmails.subList(from, Math.min(userEmails.size(), from + size));
+                mailer.send(new Mailer.Letter(bcc ? List.of() : batch, bcc ? batch : List.of(), subject, html, inline, attachments));
+            }
         }
         String salt = settings.string("site-uuid-for-unsubscribing-url");
         for (String outsider : target.emails()) {

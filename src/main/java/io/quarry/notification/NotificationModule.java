@@ -59,6 +59,10 @@ public record NotificationModule(ChannelService channels, PulseService pulses, D
                         .build(),
                 Setting.of("bcc-enabled", Setting.Type.BOOLEAN).visibility(Setting.Visibility.ADMIN_WRITE_AUTHED_READ)
                         .defaultValue(true)
-                        .description("Send the users of a subscription one message with them as Bcc recipients.").build());
+                        .description("Send the users of a subscription one message with them as Bcc recipients.").build(),
+                Setting.of("email-max-recipients-per-message", Setting.Type.POSITIVE_INTEGER).visibility(Setting.Visibility.ADMIN)
+                        .defaultValue(50L)
+                        .description("The most recipients of one subscription or alert email; more are sent in several messages.")
+                        .build());
     }
 }

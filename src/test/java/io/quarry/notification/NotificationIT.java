@@ -586,6 +586,70 @@ class NotificationIT {
     }
 
     @Test
+    void theDashboardsFilterDefaultsApplyUnderTheSubscriptionsOwnValues() throws Exception {
+        long withDefaults = admin.post(200, "dashboard", map("name", "Defaults", "collection_id", locked, "parameters",
+                List.of(map("id", "cat", "name", "Category", "slug", "category", "type", "category", "default", "Widget")))).json()
+                .get("id").asLong();
+        Map<String, Object> dc = new LinkedHashMap<>();
+        dc.put("id", -1);
+        dc.put("card_id", card);
+        dc.put("row", 0);
+        dc.put("col", 0);
+        dc.put("size_x", 4);
+        dc.put("size_y", 4);
+        dc.put("parameter_mappings", List.of(map("parameter_id", "cat", "card_id", card,
+                "target", List.of("variable", List.of("template-tag", "category")))));
+        long dcId = admin.put(200, "dashboard/" + withDefaults, map("dashcards", List.of(dc))).json().get("dashcards").get(0)
+                .get("id").asLong();
+        long hook = webhookChannel("Defaults hook", "/defaults");
+        for (Object[] run : new Object[][]{{List.of(), "Widget"}, {List.of(map("id", "cat", "value", "Gizmo")), "Gizmo"},
+                {List.of(map("id", "gone", "value", "x")), "Widget"}}) {
+            hooks.received.clear();
+            long id = admin.post(200, "pulse", map("name", "Defaults", "dashboard_id", withDefaults, "parameters", run[0],
+                    "cards", List.of(map("id", card, "include_csv", false, "include_xls", false, "dashboard_card_id", dcId)),
+                    "channels", List.of(map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly")))).json()
+                    .get("id").asLong();
+            server.quarry().notificationModule.delivery().sendScheduled(id, null);
+            JsonNode rows = hooks.await("/defaults", 1).get(0).json().get("data").get(0).get("raw_data").get("rows");
+            assertEquals(1, rows.size(), rows.toString());
+            assertEquals(run[1], rows.get(0).get(0).asText(), run[0].toString());
+        }
+    }
+
+    @Test
+    void usersAreSplitIntoMessagesOfAtMostTheMaximumRecipients() throws Exception {
+        List<Object> recipients = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            recipients.add(map("id", admin.post(200, "user", map("email", "many" + i + "@example.com", "first_name", "M" + i,
+                    "last_name", "Any")).json().get("id").asLong()));
+        }
+        long id = admin.post(200, "pulse", subscription("Many", emailChannel(recipients.toArray()))).json().get("id").asLong();
+        mail.smtp.purgeEmailFromAllMailboxes();
+        admin.put(204, "setting/email-max-recipients-per-message", map("value", 2));
+        try {
+            server.quarry().notificationModule.delivery().sendScheduled(id, null);
+            // GreenMail keeps one copy per recipient: 3 deliveries, in 2 messages (2 + 1 Bcc recipients)
+            // the send is synchronous: the messages are there when it returns (invitations to the new users are not counted)
+            List<MimeMessage> got = new ArrayList<>();
+            for (MimeMessage m : mail.smtp.getReceivedMessages()) {
+                if ("Weekly KPIs".equals(m.getSubject())) {
+                    got.add(m);
+                }
+            }
+            assertEquals(3, got.size());
+            assertEquals(2, got.stream().map(m -> {
+                try {
+                    return m.getMessageID();
+                } catch (jakarta.mail.MessagingException e) {
+                    throw new IllegalStateException(e);
+                }
+            }).distinct().count());
+        } finally {
+            admin.put(204, "setting/email-max-recipients-per-message", map("value", 50));
+        }
+    }
+
+    @Test
     void aWebhookThatKeepsFailingIsRetriedAndTheFailureRecorded() throws Exception {
         long hook = webhookChannel("Flaky hook", "/flaky");
         long id = admin.post(200, "pulse", subscription("Flaky", map("channel_type", "http", "channel_id", hook,
