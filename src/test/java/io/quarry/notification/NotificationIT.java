@@ -435,6 +435,41 @@ class NotificationIT {
     }
 
     @Test
+    void everyEndpointNeedsASignedInCallerAndTheTaskHistoryAnAdmin() {
+        for (String[] call : new String[][]{{"GET", "pulse"}, {"GET", "pulse/1"}, {"GET", "pulse/form_input"}, {"POST", "pulse"},
+                {"POST", "pulse/test"}, {"PUT", "pulse/1"}, {"DELETE", "pulse/1/subscription"}, {"GET", "alert"}, {"GET", "alert/1"},
+                {"GET", "alert/question/1"}, {"POST", "alert"}, {"PUT", "alert/1"}, {"DELETE", "alert/1/subscription"},
+                {"GET", "channel"}, {"GET", "channel/1"}, {"POST", "channel"}, {"PUT", "channel/1"}, {"POST", "channel/test"},
+                {"GET", "task"}, {"GET", "task/1"}}) {
+            assertEquals(401, anonymous.call(call[0], call[1], call[0].equals("GET") || call[0].equals("DELETE") ? null : map()).status(),
+                    String.join(" ", call));
+        }
+        ordinary.get(403, "task/1");
+        admin.get(404, "task/999999");
+    }
+
+    @Test
+    void ordinaryUsersMakeAlertsOnCardsTheyMayRead() throws Exception {
+        long open = collection("Alerts open");
+        long revision = admin.get(200, "collection/graph").json().get("revision").asLong();
+        admin.put(200, "collection/graph", map("revision", revision, "groups", map("1", map(String.valueOf(open), "write"))));
+        long openCard = admin.post(200, "card", map("name", "Open count", "display", "scalar", "collection_id", open,
+                "visualization_settings", map(), "dataset_query", map("database", databaseId, "type", "native",
+                        "native", map("query", "SELECT COUNT(*) AS N FROM PRODUCTS")))).json().get("id").asLong();
+        JsonNode alert = ordinary.post(200, "alert", map("alert_condition", "rows", "alert_first_only", false,
+                "card", map("id", openCard, "include_csv", false, "include_xls", false),
+                "channels", List.of(emailChannel(map("id", ritaId))))).json();
+        long id = alert.get("id").asLong();
+        assertTrue(ids(ordinary.get(200, "alert").json()).contains(id));
+        assertTrue(ids(ordinary.get(200, "alert/question/" + openCard).json()).contains(id));
+        assertEquals("rows", ordinary.put(200, "alert/" + id, map("alert_first_only", true)).json().get("alert_condition").asText());
+        // a card it may not read: neither an alert on it nor its alerts
+        ordinary.put(403, "alert/" + id, map("card", map("id", card, "include_csv", false, "include_xls", false)));
+        ordinary.get(403, "alert/question/" + card);
+        assertEquals(openCard, admin.get(200, "alert/" + id).json().get("card").get("id").asLong(), "the refused change stored nothing");
+    }
+
+    @Test
     void archivingDisablesChannelsAndUpdatesChangeWhatIsGiven() {
         long id = admin.post(200, "pulse", subscription("To archive", emailChannel(map("id", ritaId)))).json().get("id").asLong();
         JsonNode archived = admin.put(200, "pulse/" + id, map("archived", true)).json();
