@@ -38,7 +38,24 @@ public record NotificationModule(ChannelService channels, PulseService pulses, D
         Delivery delivery = new Delivery(pulses, channels, cards, dashboards, users, runner, renderer, mailer, webhooks, history,
                 settings, clock, backoff);
         return new NotificationModule(channels, pulses, delivery, history, new UnsubscribeService(settings, pulses, config, clock),
-                new PulseSchedule(pulses, delivery, settings));
+                new PulseSchedule(pulses, delivery, settings, sendLease(config)));
+    }
+
+    /**
+     * How long an instance holds a scheduled send before another may take it over (its instance died mid-send):
+     * {@code MB_SCHEDULED_SEND_LEASE_SECONDS}, 30 minutes by default.
+     */
+    private static Duration sendLease(AppConfig config) {
+        String value = config.get("MB_SCHEDULED_SEND_LEASE_SECONDS");
+        try {
+            long seconds = value == null ? PulseSchedule.MAX_RUN.toSeconds() : Long.parseLong(value.trim());
+            if (seconds <= 0) {
+                throw new NumberFormatException();
+            }
+            return Duration.ofSeconds(seconds);
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("MB_SCHEDULED_SEND_LEASE_SECONDS must be a positive number of seconds, not " + value);
+        }
     }
 
     /** The pause before the second attempt of a failed send (doubling after); {@code MB_NOTIFICATION_RETRY_BACKOFF_MS}. */

@@ -28,11 +28,13 @@ public final class PulseSchedule implements ClusterJobs.JobSource {
     private final PulseService pulses;
     private final Delivery delivery;
     private final Settings settings;
+    private final Duration maxRun;
 
-    public PulseSchedule(PulseService pulses, Delivery delivery, Settings settings) {
+    public PulseSchedule(PulseService pulses, Delivery delivery, Settings settings, Duration maxRun) {
         this.pulses = pulses;
         this.delivery = delivery;
         this.settings = settings;
+        this.maxRun = maxRun;
     }
 
     /** One pulse's channels that share a schedule. */
@@ -54,7 +56,7 @@ public final class PulseSchedule implements ClusterJobs.JobSource {
         ZoneId zone = zone();
         List<ClusterJobs.Job> jobs = new ArrayList<>();
         for (Due due : due()) {
-            jobs.add(new ClusterJobs.Job(due.key(), due.cron(), zone, CATCH_UP, MAX_RUN, at -> send(due)));
+            jobs.add(new ClusterJobs.Job(due.key(), due.cron(), zone, CATCH_UP, maxRun, at -> send(due)));
         }
         return jobs;
     }

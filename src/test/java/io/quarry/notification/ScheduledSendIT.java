@@ -175,4 +175,57 @@ class ScheduledSendIT {
             }
         }
     }
+
+    @Test
+    void whenTheInstanceHoldingASendDiesTheOtherTakesItOverOnceItsLeaseExpires() throws Exception {
+        Assumptions.assumeTrue(TestAppDb.isPostgres(), "two instances share an application database on PostgreSQL only");
+        MutableClock clockA = new MutableClock(MONDAY_6_UTC);
+        MutableClock clockB = new MutableClock(MONDAY_6_UTC);
+        try (Mailbox mail = new Mailbox(); WebhookReceiver hooks = new WebhookReceiver()) {
+            Map<String, String> config = config(mail);
+            config.put("MB_SCHEDULED_SEND_LEASE_SECONDS", "3");
+            TestServer a = start(config, clockA);
+            try (TestServer b = start(config, clockB)) {
+                Api admin = a.api().as(Fixtures.setUp(a.api()));
+                admin.put(204, "setting/report-timezone", Map.of("value", "UTC"));
+                long[] content = content(a, admin, "takeover-sample");
+                long hook = admin.post(200, "channel", map("name", "Hook", "type", "channel/http", "details",
+                        map("url", hooks.url("/takeover"), "auth-method", "none"))).json().get("id").asLong();
+                subscription(admin, content, hook, "watcher@example.org");
+                a.quarry().clusterJobs.pollNow();
+                b.quarry().clusterJobs.pollNow();
+                clockA.advance(Duration.ofHours(2).plusSeconds(10));
+                clockB.advance(Duration.ofHours(2).plusSeconds(10));
+
+                // A takes the send, emails, and hangs on the webhook; then A dies
+                hooks.stallNext(20_000);
+                CompletableFuture.runAsync(() -> a.quarry().clusterJobs.pollNow());
+                hooks.await("/takeover", 1);
+                a.close();
+                ensurePostgresDriver();
+                b.quarry().clusterJobs.pollNow();
+                assertEquals(1, hooks.to("/takeover").size(), "B leaves the send alone while A's lease holds");
+
+                Thread.sleep(3_500);
+                b.quarry().clusterJobs.pollNow();
+                assertEquals(2, hooks.to("/takeover").size(), "B takes over once the lease expired");
+                assertEquals("dashboard_subscription", hooks.to("/takeover").get(1).json().get("type").asText());
+                mail.await(2);
+                b.quarry().clusterJobs.pollNow();
+                assertEquals(2, hooks.to("/takeover").size(), "and the due time is then recorded as done");
+            } finally {
+                a.close();
+            }
+        }
+    }
+
+    /** A stopped test server deregisters the JDBC drivers of the test's class loader; the other instance still needs it. */
+    private static void ensurePostgresDriver() throws Exception {
+        for (java.sql.Driver driver : java.util.Collections.list(java.sql.DriverManager.getDrivers())) {
+            if (driver instanceof org.postgresql.Driver) {
+                return;
+            }
+        }
+        java.sql.DriverManager.registerDriver(new org.postgresql.Driver());
+    }
 }

@@ -39,6 +39,8 @@ final class WebhookReceiver implements AutoCloseable {
     private final HttpServer server;
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final ConcurrentLinkedQueue<Integer> statuses = new ConcurrentLinkedQueue<>();
+    /** Milliseconds the next request waits before it is answered (a webhook that hangs), once. */
+    private final java.util.concurrent.atomic.AtomicLong stall = new java.util.concurrent.atomic.AtomicLong();
 
     WebhookReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -46,17 +48,32 @@ final class WebhookReceiver implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
                     Map.copyOf(exchange.getRequestHeaders()), body));
+            long wait = stall.getAndSet(0);
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             Integer status = statuses.poll();
             byte[] answer = (status == null || status < 300 ? "ok" : "broken").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status == null ? 200 : status, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
+        // one thread per request: a stalled request does not hold up the next
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
     }
 
     String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** The next request hangs this long before its answer. */
+    void stallNext(long millis) {
+        stall.set(millis);
     }
 
     void answer(Integer... next) {
