@@ -31,6 +31,8 @@ import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
 import io.quarry.embed.EmbedTokens;
 import io.quarry.mail.MailModule;
+import io.quarry.notification.NotificationMapper;
+import io.quarry.notification.NotificationModule;
 import io.quarry.notification.UnsubscribeService;
 import io.quarry.outbound.HostStrategy;
 import io.quarry.outbound.OutboundHttp;
@@ -114,7 +116,7 @@ public final class Quarry implements AutoCloseable {
             BookmarkMapper.class,
             SegmentMapper.class, SnippetMapper.class,
             SavedQuestionMapper.class,
-            CollectionMapper.class,
+            CollectionMapper.class, NotificationMapper.class,
             JobRunMapper.class,
             ActionMapper.class);
 
@@ -158,6 +160,7 @@ public final class Quarry implements AutoCloseable {
     public final PublicActionThrottle publicActionThrottle;
     public final ApiDocs apiDocs;
     public final CardRenderer cardRenderer;
+    public final NotificationModule notificationModule;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
     public final SessionService sessions;
@@ -214,12 +217,11 @@ public final class Quarry implements AutoCloseable {
         permissionModule = PermissionModule.create(db, clock);
         DataPermissions dataPermissions = permissionModule.dataPermissions();
 
-        // 3. People: users, then authentication (it reads users), setup (it creates the first one), unsubscribing.
+        // 3. People: users, then authentication (it reads users), setup (it creates the first one).
         userModule = UserModule.create(db, settings, mailModule.mailer(), clock, dataPermissions::grantGroupDefaults);
         authModule = AuthModule.create(config, clock, db, settings, passwords, mailModule.mailer(), userModule.users(),
                 scheduler);
         setup = new SetupService(db, settings, userModule.users());
-        unsubscribes = new UnsubscribeService(settings, config, clock);
 
         // 4. Warehouses: connections, sync (it reads their schemas), then metadata (it starts syncs).
         warehouseModule = WarehouseModule.create(config, clock, db, connectionPools,
@@ -275,6 +277,13 @@ public final class Quarry implements AutoCloseable {
 
         // 9. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
         cardRenderer = new CardRenderer();
+
+        // 10. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
+        //     and go out by email and through the outbound guard to webhooks.
+        notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards, dashboards,
+                userModule.users(), queryRunner, cardRenderer, mailModule.mailer(), outboundHttp);
+        unsubscribes = notificationModule.unsubscribes();
+        clusterJobs.addSource(notificationModule.schedule());
 
         users = userModule.users();
         sessions = authModule.sessions();

@@ -36,6 +36,12 @@ public final class QuarryListener implements ServletContextListener {
     static final Duration FIRST_RETRY_PAUSE = Duration.ofSeconds(1);
     static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
 
+    /**
+     * A servlet context attribute holding the {@link Clock} Quarry runs on, for tests that drive time (scheduled sends);
+     * a deployment sets no such attribute and runs on the system clock.
+     */
+    public static final String CLOCK_ATTRIBUTE = "io.quarry.clock";
+
     private Thread starter;
     private volatile boolean stopping;
 
@@ -56,7 +62,8 @@ public final class QuarryListener implements ServletContextListener {
         Function<String, String> source = withDefaultDataDirectory(AppConfig.layered(initParams), context);
         String where = context.getContextPath().isEmpty() ? "/" : context.getContextPath();
         String server = context.getServerInfo();
-        starter = new Thread(() -> start(state, source, where, server), "quarry-startup");
+        Clock clock = context.getAttribute(CLOCK_ATTRIBUTE) instanceof Clock given ? given : Clock.systemUTC();
+        starter = new Thread(() -> start(state, source, where, server, clock), "quarry-startup");
         starter.setDaemon(true);
         starter.start();
     }
@@ -76,7 +83,7 @@ public final class QuarryListener implements ServletContextListener {
         return key -> DataDirectory.KEY.equals(key) ? value : source.apply(key);
     }
 
-    private void start(AppState state, Function<String, String> source, String contextPath, String server) {
+    private void start(AppState state, Function<String, String> source, String contextPath, String server, Clock clock) {
         long began = System.nanoTime();
         AppConfig config;
         try {
@@ -93,7 +100,7 @@ public final class QuarryListener implements ServletContextListener {
             return;
         }
         try {
-            Quarry quarry = new Quarry(config, Clock.systemUTC(), state, appDatabase);
+            Quarry quarry = new Quarry(config, clock, state, appDatabase);
             quarry.start();
             state.ready(quarry);
             log.info("Quarry is ready ({} ms)", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));

@@ -88,6 +88,8 @@ public final class CollectionItems {
         q.metrics = valid.contains("metric");
         q.dashboards = valid.contains("dashboard");
         q.snippets = valid.contains("snippet");
+        // pulses are no item of the Trash (they have no archived_directly)
+        q.pulses = valid.contains("pulse") && !inTrash;
         q.timelines = valid.contains("timeline");
         q.orderBy = orderBy(request.sortColumn(), request.sortDirection());
         q.limit = paging.limit();
@@ -303,6 +305,10 @@ public final class CollectionItems {
             case "timeline" -> {
                 v.put("description", r.description);
                 v.put("icon", r.icon);
+            }
+            case "pulse" -> {
+                v.put("collection_position", r.collectionPosition);
+                v.put("can_write", canWriteHere);
             }
             default -> {
             }

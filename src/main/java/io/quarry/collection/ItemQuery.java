@@ -14,6 +14,8 @@ public final class ItemQuery {
     public boolean metrics;
     public boolean dashboards;
     public boolean snippets;
+    /** Pulses of the collection: legacy ones only (not dashboard subscriptions, not alerts), as Metabase lists them. */
+    public boolean pulses;
     public boolean timelines;
     /** Child collections to list (their ids), or none when null/empty. */
     public List<Long> childIds;
@@ -35,6 +37,6 @@ public final class ItemQuery {
     }
 
     public boolean anything() {
-        return cards || datasets || metrics || dashboards || snippets || timelines || hasChildren();
+        return cards || datasets || metrics || dashboards || snippets || pulses || timelines || hasChildren();
     }
 }

@@ -30,8 +30,7 @@ public abstract class UnsubscribeEndpoints {
     @Access(Access.Level.PUBLIC)
     public Map<String, Object> unsubscribe(JsonNode json) {
         Params p = params(json);
-        unsubscribes.unsubscribe(p.email(), p.hash(), p.pulseId(), request.getRemoteAddr());
-        return Map.of("status", "success");
+        return answer(unsubscribes.unsubscribe(p.email(), p.hash(), p.pulseId(), request.getRemoteAddr()));
     }
 
     @POST
@@ -39,8 +38,15 @@ public abstract class UnsubscribeEndpoints {
     @Access(Access.Level.PUBLIC)
     public Map<String, Object> undo(JsonNode json) {
         Params p = params(json);
-        unsubscribes.undo(p.email(), p.hash(), p.pulseId(), request.getRemoteAddr());
-        return Map.of("status", "success");
+        return answer(unsubscribes.undo(p.email(), p.hash(), p.pulseId(), request.getRemoteAddr()));
+    }
+
+    /** {@code {"status": "success", "title": <pulse name>}}. */
+    private static Map<String, Object> answer(String title) {
+        Map<String, Object> answer = new java.util.LinkedHashMap<>();
+        answer.put("status", "success");
+        answer.put("title", title);
+        return answer;
     }
 
     private static Params params(JsonNode json) {

@@ -13,27 +13,40 @@ import java.time.Duration;
  */
 public final class UnsubscribeService {
     private final Settings settings;
+    private final PulseService pulses;
     private final boolean throttled;
     /** Every call counts, valid or not: 50 an hour per client, reported under "unsubscribe" (Metabase's throttle). */
     private final Throttle byIp;
 
-    public UnsubscribeService(Settings settings, AppConfig config, Clock clock) {
+    public UnsubscribeService(Settings settings, PulseService pulses, AppConfig config, Clock clock) {
         this.settings = settings;
+        this.pulses = pulses;
         this.throttled = !config.sessionThrottleDisabled;
         this.byIp = new Throttle("unsubscribe", 50, Duration.ofHours(1).toMillis(), clock);
     }
 
-    public void unsubscribe(String email, String hash, long pulseId, String ip) {
+    /** Removes the address from the pulse's email channel; answers the pulse's name (Metabase's {@code title}). */
+    public String unsubscribe(String email, String hash, long pulseId, String ip) {
         checkHash(email, hash, pulseId, ip);
-        // Removing the address from the pulse's email channel lands with pulses (notifications). Until then no pulse
-        // exists, so a genuine link answers what Metabase answers for a pulse that is gone: 404.
-        throw ApiException.notFound();
+        if (!pulses.exists(pulseId)) {
+            throw ApiException.notFound();
+        }
+        if (!pulses.removeEmail(pulseId, email)) {
+            throw ApiException.badRequest("Email for pulse-id doesn't exist.");
+        }
+        return pulses.nameOf(pulseId);
     }
 
-    public void undo(String email, String hash, long pulseId, String ip) {
+    /** Puts the address back on the pulse's email channel. */
+    public String undo(String email, String hash, long pulseId, String ip) {
         checkHash(email, hash, pulseId, ip);
-        // Adding the address back lands with pulses (notifications), as above.
-        throw ApiException.notFound();
+        if (!pulses.exists(pulseId)) {
+            throw ApiException.notFound();
+        }
+        if (!pulses.addEmail(pulseId, email)) {
+            throw ApiException.badRequest("Email for pulse-id already exists.");
+        }
+        return pulses.nameOf(pulseId);
     }
 
     private void checkHash(String email, String hash, long pulseId, String ip) {

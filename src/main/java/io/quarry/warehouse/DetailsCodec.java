@@ -15,7 +15,12 @@ public class DetailsCodec {
 
     /** The codec for a deployment: encrypting when {@code MB_ENCRYPTION_SECRET_KEY} is set (non-null), plain otherwise. */
     public static DetailsCodec forKey(String encryptionSecretKey) {
-        return encryptionSecretKey == null ? new DetailsCodec() : new EncryptedDetailsCodec(encryptionSecretKey);
+        return forKey(encryptionSecretKey, EncryptedDetailsCodec.DATABASE_DETAILS);
+    }
+
+    /** As {@link #forKey(String)} for another column of secrets ({@code table.column}), with a key of its own. */
+    public static DetailsCodec forKey(String encryptionSecretKey, String column) {
+        return encryptionSecretKey == null ? new DetailsCodec() : new EncryptedDetailsCodec(encryptionSecretKey, column);
     }
 
     public String encode(Map<String, Object> details) {

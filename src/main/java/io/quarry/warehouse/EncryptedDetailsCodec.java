@@ -26,25 +26,33 @@ public final class EncryptedDetailsCodec extends DetailsCodec {
     private static final int IV_BYTES = 12;
     private static final int TAG_BITS = 128;
     private static final int ITERATIONS = 100_000;
-    /** Fixed: the key must derive the same on every start. It only separates this use of the secret from others. */
-    private static final byte[] SALT = "quarry/metabase_database.details/v1".getBytes(StandardCharsets.UTF_8);
-    /** Binds ciphertexts to this column: one cannot be moved into another encrypted field and still decrypt. */
-    private static final byte[] AAD = "metabase_database.details".getBytes(StandardCharsets.UTF_8);
+    /** The column of database connection details, the first encrypted one. */
+    public static final String DATABASE_DETAILS = "metabase_database.details";
 
+    /** Binds ciphertexts to their column: one cannot be moved into another encrypted field and still decrypt. */
+    private final byte[] aad;
     private final SecretKey key;
     private final SecureRandom random = new SecureRandom();
 
     public EncryptedDetailsCodec(String secret) {
+        this(secret, DATABASE_DETAILS);
+    }
+
+    /** A codec for the given column ({@code table.column}): its own key and associated data. */
+    public EncryptedDetailsCodec(String secret, String column) {
         if (secret == null || secret.length() < 16) {
             throw new IllegalStateException("MB_ENCRYPTION_SECRET_KEY must be at least 16 characters long");
         }
-        this.key = derive(secret);
+        this.aad = column.getBytes(StandardCharsets.UTF_8);
+        this.key = derive(secret, column);
     }
 
-    private static SecretKey derive(String secret) {
+    private static SecretKey derive(String secret, String column) {
         char[] chars = secret.toCharArray();
+        // Fixed per column: the key must derive the same on every start; the salt only separates the uses of the secret.
+        byte[] salt = ("quarry/" + column + "/v1").getBytes(StandardCharsets.UTF_8);
         try {
-            PBEKeySpec spec = new PBEKeySpec(chars, SALT, ITERATIONS, 256);
+            PBEKeySpec spec = new PBEKeySpec(chars, salt, ITERATIONS, 256);
             byte[] bytes = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
             spec.clearPassword();
             return new SecretKeySpec(bytes, "AES");
@@ -63,7 +71,7 @@ public final class EncryptedDetailsCodec extends DetailsCodec {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, iv));
-            cipher.updateAAD(AAD);
+            cipher.updateAAD(aad);
             byte[] sealed = cipher.doFinal(plain);
             byte[] out = new byte[IV_BYTES + sealed.length];
             System.arraycopy(iv, 0, out, 0, IV_BYTES);
@@ -93,7 +101,7 @@ public final class EncryptedDetailsCodec extends DetailsCodec {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, in, 0, IV_BYTES));
-            cipher.updateAAD(AAD);
+            cipher.updateAAD(aad);
             byte[] plain = cipher.doFinal(in, IV_BYTES, in.length - IV_BYTES);
             try {
                 return parse(new String(plain, StandardCharsets.UTF_8));

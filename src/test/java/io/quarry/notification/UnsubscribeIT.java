@@ -53,7 +53,7 @@ class UnsubscribeIT {
     }
 
     @Test
-    void aGenuineHashFindsNoPulseYet() {
+    void aGenuineHashForAPulseThatDoesNotExistIsNotFound() {
         String hash = UnsubscribeHash.of(salt, "outsider@example.com", 42);
         for (String path : PATHS) {
             assertEquals("Not found.", api.post(404, path, body("outsider@example.com", hash, 42)).body(), path);

@@ -3,8 +3,9 @@ package io.quarry.qp.run;
 /**
  * Why a query runs, as Metabase's execution context: it picks the runner's steps and is what the result says under
  * {@code context}. {@code PUBLIC} and {@code EMBED} run a saved card with its own rights (API answer or download);
- * {@code SUBSCRIPTION} runs a card for rendering (e-mails, webhooks, previews); {@code PERSISTENCE_REFRESH} is for a
- * feature still to come (persisted models) and the runner does not serve it yet.
+ * {@code SUBSCRIPTION} runs a card for rendering (e-mails, webhooks, previews) or as a subscription's attachment, with
+ * the rights of the subscription's creator (or the previewing caller); {@code PERSISTENCE_REFRESH} is for a feature
+ * still to come (persisted models) and the runner does not serve it yet.
  */
 public enum QueryContext {
     /** {@code POST /api/dataset} (and its pivot form). */

@@ -26,8 +26,9 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
         Objects.requireNonNull(caller, "caller is null");
         Objects.requireNonNull(cacheRules, "cacheRules is null");
         boolean trusted = context == QueryContext.PUBLIC || context == QueryContext.EMBED;
-        if (!trusted && (context == QueryContext.EXPORT) != (download != null)) {
-            throw new IllegalArgumentException("A download runs in the EXPORT context (or a public or embedded one)");
+        boolean mayDownload = trusted || context == QueryContext.SUBSCRIPTION;
+        if (!mayDownload && (context == QueryContext.EXPORT) != (download != null)) {
+            throw new IllegalArgumentException("A download runs in the EXPORT context (or a public, embedded or subscription one)");
         }
         if (trusted && card == null) {
             throw new IllegalArgumentException("A public or embedded query is a saved card's");
@@ -77,6 +78,15 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
             throw new IllegalArgumentException("Only public and embedded queries run with the card's own rights");
         }
         return new QueryRequest(context, Caller.ANONYMOUS, query, parameters, Objects.requireNonNull(card, "card is null"),
+                CacheRules.NONE, download, false);
+    }
+
+    /**
+     * A saved card's query sent by a subscription or alert: it runs with its creator's rights (as Metabase runs pulses
+     * as their creator), as the API's result object or, when {@code download} is set, as an attachment.
+     */
+    public static QueryRequest subscription(Caller creator, SavedCard card, JsonNode query, Download download) {
+        return new QueryRequest(QueryContext.SUBSCRIPTION, creator, query, null, Objects.requireNonNull(card, "card is null"),
                 CacheRules.NONE, download, false);
     }
 

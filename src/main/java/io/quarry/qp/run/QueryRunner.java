@@ -25,23 +25,27 @@ public final class QueryRunner {
     private final List<QueryStep> apiSteps;
     private final List<QueryStep> downloadSteps;
     private final List<QueryStep> subscriptionSteps;
+    private final List<QueryStep> subscriptionDownloadSteps;
 
     public QueryRunner(QueryProcessor processor, QueryCache cache, CardUsage usage, Clock clock) {
         this(clock, apiSteps(Objects.requireNonNull(processor, "processor is null"), Objects.requireNonNull(cache, "cache is null"),
-                Objects.requireNonNull(usage, "usage is null")), downloadSteps(processor, usage), subscriptionSteps(processor));
+                Objects.requireNonNull(usage, "usage is null")), downloadSteps(processor, usage), subscriptionSteps(processor),
+                subscriptionDownloadSteps(processor));
     }
 
     /** A runner with the given steps (for tests of the runner itself); subscriptions take the API's. */
     QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps) {
-        this(clock, apiSteps, downloadSteps, apiSteps);
+        this(clock, apiSteps, downloadSteps, apiSteps, downloadSteps);
     }
 
     /** A runner with the given steps (for tests of the runner itself). */
-    QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps, List<QueryStep> subscriptionSteps) {
+    QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps, List<QueryStep> subscriptionSteps,
+                List<QueryStep> subscriptionDownloadSteps) {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.apiSteps = List.copyOf(apiSteps);
         this.downloadSteps = List.copyOf(downloadSteps);
         this.subscriptionSteps = List.copyOf(subscriptionSteps);
+        this.subscriptionDownloadSteps = List.copyOf(subscriptionDownloadSteps);
     }
 
     /** An API answer (ad-hoc, question, dashcard; plain or pivot). */
@@ -88,6 +92,16 @@ public final class QueryRunner {
                 new ExecuteWithKeepAlive(processor));
     }
 
+    /** A subscription's CSV or XLSX attachment: a download as the creator, no view counted. */
+    private static List<QueryStep> subscriptionDownloadSteps(QueryProcessor processor) {
+        return List.of(
+                new ResolveQuery(processor),
+                new CheckPermissions(processor),
+                new CompileQuery(processor),
+                new OpenCursor(processor),
+                new StreamDownload());
+    }
+
     /** Runs the request through its steps; a failure before the answer starts is {@link QueryOutcome.Failed}. */
     public QueryOutcome run(QueryRequest request) {
         QueryRun run = QueryRun.start(request, OffsetDateTime.now(clock));
@@ -105,7 +119,8 @@ public final class QueryRunner {
             case EXPORT -> downloadSteps;
             // a public link or signed embed runs as the private API does (its row limits), or as a download
             case PUBLIC, EMBED -> request.download() != null ? downloadSteps : apiSteps;
-            case SUBSCRIPTION -> subscriptionSteps;
+            // a subscription's attachment is a download, as its creator, with no view counted
+            case SUBSCRIPTION -> request.download() != null ? subscriptionDownloadSteps : subscriptionSteps;
             case PERSISTENCE_REFRESH ->
                     throw new UnsupportedOperationException("Queries in the " + request.context() + " context are not served yet.");
         };

@@ -99,10 +99,12 @@ class QueryRunnerTest {
     @Test
     void subscriptionsTakeTheirOwnSteps() {
         QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)),
-                List.of(answer("subscription", trace)));
+                List.of(answer("subscription", trace)), List.of(answer("attachment", trace)));
         runner.run(QueryRequest.savedCard(QueryContext.SUBSCRIPTION, USER, new QueryRequest.SavedCard(1, 3L), query(), null,
                 QueryRequest.CacheRules.NONE));
-        assertEquals(List.of("subscription"), trace);
+        runner.run(QueryRequest.subscription(USER, new QueryRequest.SavedCard(1, 3L), query(), new QueryRequest.Download(
+                io.quarry.qp.export.ExportFormat.of("csv"), io.quarry.qp.export.ExportRequest.Options.DEFAULT, "orders")));
+        assertEquals(List.of("subscription", "attachment"), trace);
     }
 
     @Test
@@ -111,6 +113,19 @@ class QueryRunnerTest {
         assertThrows(UnsupportedOperationException.class, () -> runner.run(new QueryRequest(QueryContext.PERSISTENCE_REFRESH,
                 USER, query(), null, null, QueryRequest.CacheRules.NONE, null, false)));
         assertNull(QueryContext.EXPORT.key, "a download's context is its format's");
+    }
+
+    @Test
+    void subscriptionsRunAsTheirCreatorAsAnswerOrAttachment() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)));
+        QueryRequest.SavedCard card = new QueryRequest.SavedCard(1, 1L);
+        QueryRequest answer = QueryRequest.subscription(USER, card, query(), null);
+        assertEquals(QueryContext.SUBSCRIPTION, answer.context());
+        assertEquals(USER, answer.caller());
+        runner.run(answer);
+        runner.run(QueryRequest.subscription(USER, card, query(), new QueryRequest.Download(io.quarry.qp.export.ExportFormat.of("csv"),
+                io.quarry.qp.export.ExportRequest.Options.DEFAULT, "orders")));
+        assertEquals(List.of("api", "download"), trace, "a runner built with two lists serves subscriptions with them");
     }
 
     @Test
