@@ -69,6 +69,7 @@ class ModuleBordersTest {
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),
             Map.entry("setup", Set.of("appdb", "auth", "core", "driver", "mail", "setting", "sync", "user", "warehouse", "web")),
+            Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "setting", "sync", "user", "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

@@ -32,6 +32,9 @@ import io.quarry.parameters.ParameterValues;
 import io.quarry.permission.DataPermissionMapper;
 import io.quarry.permission.DataPermissions;
 import io.quarry.permission.PermissionModule;
+import io.quarry.persistence.PersistedInfoMapper;
+import io.quarry.persistence.PersistedTables;
+import io.quarry.persistence.PersistenceService;
 import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
@@ -105,7 +108,8 @@ public final class Quarry implements AutoCloseable {
             BookmarkMapper.class,
             SegmentMapper.class, SnippetMapper.class,
             SavedQuestionMapper.class,
-            CollectionMapper.class);
+            CollectionMapper.class,
+            PersistedInfoMapper.class);
 
     // the kernel
     public final AppConfig config;
@@ -130,9 +134,11 @@ public final class Quarry implements AutoCloseable {
     public final Revisions revisions;
     public final SegmentService segments;
     public final SnippetService snippets;
+    public final PersistedTables persistedTables;
     public final QueryModule queryModule;
     public final CardService cards;
     public final QueryRunner queryRunner;
+    public final PersistenceService persistence;
     public final DashboardService dashboards;
     public final TimelineService timelines;
     public final SearchService search;
@@ -216,13 +222,20 @@ public final class Quarry implements AutoCloseable {
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
         CardLookups cardLookups = new CardLookups(db, collectionAccess);
+        // a persisted model is read from its table wherever a query uses it (card__N sources, joins, {{#N}} tags)
+        persistedTables = new PersistedTables(db, settings, databaseService);
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
-                metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(cardLookups::cardQuery,
+                metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
+                        id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
                         cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
         // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
-        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock);
+        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock,
+                persistedTables::isPersisted);
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cards::touch, clock);
+        // model persistence refreshes through the runner, on the shared scheduler's threads
+        persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
+                scheduler, clock);
         DriverSettings.register(settings, warehouseModule.drivers());
         dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
         timelines = new TimelineService(db, collectionAccess, clock);

@@ -78,6 +78,9 @@ public final class Resources {
             io.quarry.web.docs.DocsResource.class,
             io.quarry.publicsharing.PublicResource.class,
             io.quarry.embed.EmbedResource.class,
+            io.quarry.persistence.PersistResource.class,
+            io.quarry.persistence.CardPersistResource.class,
+            io.quarry.persistence.DatabasePersistResource.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 

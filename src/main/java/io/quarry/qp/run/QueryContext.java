@@ -2,9 +2,9 @@ package io.quarry.qp.run;
 
 /**
  * Why a query runs, as Metabase's execution context: it picks the runner's steps and is what the result says under
- * {@code context}. {@code PUBLIC} and {@code EMBED} run a saved card with its own rights (API answer or download); the
- * last two are for features still to come (subscriptions and alerts, persisted models) and the runner does not serve
- * them yet.
+ * {@code context}. {@code PUBLIC} and {@code EMBED} run a saved card with its own rights (API answer or download);
+ * {@code PERSISTENCE_REFRESH} runs a persisted model's query into its table ({@link QueryRunner#materialize});
+ * {@code SUBSCRIPTION} is for a feature still to come (subscriptions and alerts) and the runner does not serve it yet.
  */
 public enum QueryContext {
     /** {@code POST /api/dataset} (and its pivot form). */
