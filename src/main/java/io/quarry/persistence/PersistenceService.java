@@ -184,6 +184,7 @@ public final class PersistenceService {
         Database database = databases.require(databaseId);
         requireSupported(database);
         if (PersistedTables.enabledFor(database)) {
+            readyNewModels(databaseId, userId);
             return;
         }
         String problem = cacheTables.checkSchema(database, tables.schemaName(databaseId));
@@ -197,6 +198,18 @@ public final class PersistenceService {
         for (Long cardId : db.with(PersistedInfoMapper.class, m -> m.modelIdsOfDatabase(databaseId))) {
             PersistedInfo info = turnOn(cards.require(cardId), userId);
             refreshLater(info.id);
+        }
+    }
+
+    /**
+     * Models of a persisted database that have no record yet (made since persistence was switched on) get one and a
+     * refresh, as Metabase's refresh task readies them; models switched off one by one stay off.
+     */
+    private void readyNewModels(long databaseId, Long userId) {
+        for (Long cardId : db.with(PersistedInfoMapper.class, m -> m.modelIdsOfDatabase(databaseId))) {
+            if (db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId)) == null) {
+                refreshLater(turnOn(cards.require(cardId), userId).id);
+            }
         }
     }
 
@@ -319,6 +332,11 @@ public final class PersistenceService {
     public void refreshAll() {
         if (!tables.enabled()) {
             return;
+        }
+        for (Database database : databases.list()) {
+            if (PersistedTables.enabledFor(database)) {
+                readyNewModels(database.id, null);
+            }
         }
         for (PersistedInfo info : db.with(PersistedInfoMapper.class, PersistedInfoMapper::allPersistedInfos)) {
             if (Set.of("creating", "persisted", "refreshing", "error").contains(info.state)) {
