@@ -39,6 +39,8 @@ class ModuleBordersTest {
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
             Map.entry("core", Set.of()),
             Map.entry("sample", Set.of()),
+            Map.entry("outbound", Set.of()),
+            Map.entry("schedule", Set.of("appdb")),
             Map.entry("appdb", Set.of("core")),
             Map.entry("web", Set.of("appdb", "core")),
             Map.entry("ui", Set.of("web")),
@@ -69,7 +71,8 @@ class ModuleBordersTest {
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),
             Map.entry("setup", Set.of("appdb", "auth", "core", "driver", "mail", "setting", "sync", "user", "warehouse", "web")),
-            Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "setting", "sync", "user", "warehouse", "web")),
+            Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
+                    "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

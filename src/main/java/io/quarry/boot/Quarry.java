@@ -28,6 +28,8 @@ import io.quarry.driver.Drivers;
 import io.quarry.embed.EmbedTokens;
 import io.quarry.mail.MailModule;
 import io.quarry.notification.UnsubscribeService;
+import io.quarry.outbound.HostStrategy;
+import io.quarry.outbound.OutboundHttp;
 import io.quarry.parameters.ParameterValues;
 import io.quarry.permission.DataPermissionMapper;
 import io.quarry.permission.DataPermissions;
@@ -35,6 +37,7 @@ import io.quarry.permission.PermissionModule;
 import io.quarry.persistence.PersistedInfoMapper;
 import io.quarry.persistence.PersistedTables;
 import io.quarry.persistence.PersistenceService;
+import io.quarry.persistence.RefreshJobs;
 import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
@@ -44,6 +47,8 @@ import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
 import io.quarry.savedquestion.SavedQuestionMapper;
+import io.quarry.schedule.ClusterJobs;
+import io.quarry.schedule.JobRunMapper;
 import io.quarry.search.SearchMapper;
 import io.quarry.search.SearchService;
 import io.quarry.segment.SegmentMapper;
@@ -109,6 +114,7 @@ public final class Quarry implements AutoCloseable {
             SegmentMapper.class, SnippetMapper.class,
             SavedQuestionMapper.class,
             CollectionMapper.class,
+            JobRunMapper.class,
             PersistedInfoMapper.class);
 
     // the kernel
@@ -120,6 +126,8 @@ public final class Quarry implements AutoCloseable {
     public final ScheduledExecutorService scheduler;
     public final ConnectionPools connectionPools;
     public final Diagnostics diagnostics;
+    public final OutboundHttp outboundHttp;
+    public final ClusterJobs clusterJobs;
     // the modules, in the order they are built
     public final MailModule mailModule;
     public final PermissionModule permissionModule;
@@ -189,9 +197,14 @@ public final class Quarry implements AutoCloseable {
         // that a long sync does not hold up everything else.
         scheduler = Executors.newScheduledThreadPool(4, named("quarry-scheduler"));
         LogBuffer.install();
+        // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
+        clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock);
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
+        // Every call to a URL a user gave (webhooks, HTTP actions) goes through this guard. Metabase reads the strategy
+        // from the environment only, never from a stored setting.
+        outboundHttp = new OutboundHttp(parseHostStrategy(config.get("MB_HTTP_CHANNEL_HOST_STRATEGY")));
 
         // 2. Mail, then data permissions: new groups and new databases get their default permissions in the
         //    transaction that creates them, so permissions come before users and warehouses.
@@ -236,6 +249,7 @@ public final class Quarry implements AutoCloseable {
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
                 scheduler, clock);
+        clusterJobs.addSource(new RefreshJobs(persistence, persistedTables));
         DriverSettings.register(settings, warehouseModule.drivers());
         dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
@@ -279,6 +293,7 @@ public final class Quarry implements AutoCloseable {
      */
     public void start() {
         syncModule.start();
+        clusterJobs.start();
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryModule.queryCache().purgeOlderThan(Duration.ofDays(31)));
         every(Duration.ofHours(1), "session purge", authModule.sessions()::purgeExpired);
@@ -298,6 +313,14 @@ public final class Quarry implements AutoCloseable {
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    private static HostStrategy parseHostStrategy(String value) {
+        try {
+            return HostStrategy.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     private static ThreadFactory named(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
@@ -309,8 +332,10 @@ public final class Quarry implements AutoCloseable {
 
     @Override
     public void close() {
+        clusterJobs.stop();
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
+        outboundHttp.close();
         warehouseModule.close();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {
