@@ -53,6 +53,11 @@ abstract class PersistenceContract {
     /** How the target spells an unquoted identifier (H2 upper case, PostgreSQL lower case). */
     protected abstract String folded(String identifier);
 
+    /** A quoted identifier in the target's SQL. */
+    protected String quote(String identifier) {
+        return "\"" + identifier + "\"";
+    }
+
     protected void start() throws Exception {
         server = TestServer.start();
         anonymous = server.api();
@@ -163,15 +168,17 @@ abstract class PersistenceContract {
 
     protected long rowsIn(String table) throws SQLException {
         try (Connection c = connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM \"" + schema() + "\".\"" + table + "\"")) {
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + quote(schema()) + "." + quote(table))) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
     protected boolean tableExists(String table) throws SQLException {
-        try (Connection c = connect(); ResultSet rs = c.getMetaData().getTables(null, schema(), table, null)) {
-            return rs.next();
+        try (Connection c = connect(); ResultSet bySchema = c.getMetaData().getTables(null, schema(), table, null);
+             ResultSet byCatalog = c.getMetaData().getTables(schema(), null, table, null)) {
+            // MySQL's schemas are catalogs
+            return bySchema.next() || byCatalog.next();
         }
     }
 
