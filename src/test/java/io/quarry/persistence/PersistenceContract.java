@@ -429,6 +429,29 @@ abstract class PersistenceContract {
     }
 
     @Test
+    @Order(8)
+    void theScheduledJobRefreshesEveryPersistedModel() throws Exception {
+        long model = model("Widget orders", mbql(Map.of("source-table", tableId("ORDERS"),
+                "filter", List.of("=", field("ORDERS", "CATEGORY"), "Widget"))));
+        admin.post(204, "card/" + model + "/persist", null);
+        String table = await(model, "persisted").get("table_name").asText();
+        assertEquals(1, rowsIn(table));
+        execute("INSERT INTO ORDERS VALUES (40, 2, 99.5, 'Widget')");
+        // the one job of the cluster's scheduler, on the refresh cron; its run rebuilds the table from the model's query
+        var jobs = List.copyOf(new RefreshJobs(server.quarry().persistence, server.quarry().persistedTables).jobs());
+        assertEquals(1, jobs.size());
+        assertEquals(RefreshJobs.KEY, jobs.get(0).key());
+        assertEquals(server.quarry().persistence.refreshCron(), jobs.get(0).quartzCron());
+        jobs.get(0).task().accept(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+        assertEquals(2, rowsIn(table));
+        assertEquals("persisted", record(model).get("state").asText());
+        JsonNode count = over(model, Map.of("aggregation", List.of(List.of("count"))));
+        assertTrue(fromCache(count));
+        assertEquals(2, count.get("data").get("rows").get(0).get(0).asLong());
+        execute("DELETE FROM ORDERS WHERE ID = 40");
+    }
+
+    @Test
     @Order(100)
     void disablingDropsEveryTable() throws Exception {
         long model = model("Customers", mbql(Map.of("source-table", tableId("CUSTOMERS"))));
@@ -443,5 +466,7 @@ abstract class PersistenceContract {
         admin.get(404, "persist/card/" + model);
         assertEquals(0, admin.get(200, "persist").json().get("total").asLong());
         assertFalse(fromCache(over(model, Map.of())));
+        assertTrue(new RefreshJobs(server.quarry().persistence, server.quarry().persistedTables).jobs().isEmpty(),
+                "no scheduled refresh while persistence is off");
     }
 }
