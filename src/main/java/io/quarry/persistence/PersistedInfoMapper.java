@@ -29,11 +29,14 @@ public interface PersistedInfoMapper {
     /** A refresh starts: state refreshing (or creating for a first build), refresh_begin now, refresh_end cleared. */
     int beginRefresh(@Param("id") long id, @Param("state") String state, @Param("at") OffsetDateTime at);
 
-    /** A refresh succeeded: persisted, active, with the definition and hash of what was built. */
+    /**
+     * A refresh succeeded: persisted, active, with the definition and hash of what was built; 0 when the record was
+     * switched off (or removed) while the refresh ran.
+     */
     int refreshSucceeded(@Param("id") long id, @Param("definition") String definition, @Param("queryHash") String queryHash,
                          @Param("at") OffsetDateTime at);
 
-    /** A refresh failed: error with the message; the previous table (and whether it is active) stays. */
+    /** A refresh failed: error with the message; the previous table (and whether it is active) stays. 0 as above. */
     int refreshFailed(@Param("id") long id, @Param("error") String error, @Param("at") OffsetDateTime at);
 
     /** Switched off: the row stays in {@code state} (off or deletable), inactive. */

@@ -378,7 +378,11 @@ public final class PersistenceService {
                 return true;
             }
             String definition = Json.write(definition(info.tableName, built));
-            db.run(session -> session.getMapper(PersistedInfoMapper.class).refreshSucceeded(info.id, definition, hash, now()));
+            int updated = db.tx(session -> session.getMapper(PersistedInfoMapper.class).refreshSucceeded(info.id, definition, hash, now()));
+            if (updated == 0) {
+                // switched off (or persistence disabled) while it ran: the table it built is nobody's
+                cacheTables.drop(database, schema, info.tableName);
+            }
             return true;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             db.run(session -> session.getMapper(PersistedInfoMapper.class).refreshFailed(info.id, e.getOriginalMessage(), now()));
