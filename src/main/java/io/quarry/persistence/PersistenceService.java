@@ -339,9 +339,16 @@ public final class PersistenceService {
             }
         }
         for (PersistedInfo info : db.with(PersistedInfoMapper.class, PersistedInfoMapper::allPersistedInfos)) {
-            if (Set.of("creating", "persisted", "refreshing", "error").contains(info.state)) {
-                refresh(info.id);
+            if (!Set.of("creating", "persisted", "refreshing", "error").contains(info.state)) {
+                continue;
             }
+            Card card = cards.require(info.cardId);
+            if (card.archived || !"model".equals(card.cardType)) {
+                // an archived model (or one turned back into a question) keeps no table
+                db.run(session -> session.getMapper(PersistedInfoMapper.class).deactivate(info.id, "deletable", now()));
+                continue;
+            }
+            refresh(info.id);
         }
         prune();
     }

@@ -240,6 +240,17 @@ abstract class PersistenceContract {
         admin.put(400, "setting/persisted-model-refresh-cron-schedule", Map.of("value", "0 0 * * *"));
         admin.put(204, "setting/persisted-model-refresh-cron-schedule", Map.of("value", "0 0 0/6 * * ? *"));
         assertEquals("0 0 0/6 * * ? *", server.quarry().persistence.refreshCron());
+        // without a cron, the older hour-based settings make one
+        admin.put(204, "setting/persisted-model-refresh-cron-schedule", java.util.Collections.singletonMap("value", null));
+        admin.put(204, "setting/persisted-model-refresh-interval-hours", Map.of("value", 12));
+        assertEquals("0 0 0/12 * * ? *", server.quarry().persistence.refreshCron());
+        admin.put(204, "setting/persisted-model-refresh-anchor-time", Map.of("value", "03:30"));
+        assertEquals("0 30 3/12 * * ? *", server.quarry().persistence.refreshCron());
+        admin.put(400, "setting/persisted-model-refresh-interval-hours", Map.of("value", 5));
+        admin.put(400, "setting/persisted-model-refresh-anchor-time", Map.of("value", "25:00"));
+        admin.put(204, "setting/persisted-model-refresh-interval-hours", java.util.Collections.singletonMap("value", null));
+        admin.put(204, "setting/persisted-model-refresh-anchor-time", java.util.Collections.singletonMap("value", null));
+        assertEquals("0 0 0/6 * * ? *", server.quarry().persistence.refreshCron());
     }
 
     @Test
@@ -449,6 +460,12 @@ abstract class PersistenceContract {
         assertTrue(fromCache(count));
         assertEquals(2, count.get("data").get("rows").get(0).get(0).asLong());
         execute("DELETE FROM ORDERS WHERE ID = 40");
+
+        // an archived model keeps no table: the next run drops it and removes its record
+        admin.put(200, "card/" + model, Map.of("archived", true));
+        jobs.get(0).task().accept(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+        assertFalse(tableExists(table));
+        admin.get(404, "persist/card/" + model);
     }
 
     @Test
