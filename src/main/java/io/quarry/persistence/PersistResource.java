@@ -42,14 +42,14 @@ public final class PersistResource {
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> list(@QueryParam("limit") String limit, @QueryParam("offset") String offset) {
         Paging paging = Paging.of(limit, offset);
-        return persistence.list(paging.limit(), paging.offset());
+        return persistence.list(paging.limit(), paging.offset(), caller);
     }
 
     @GET
     @Path("{id}")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> get(@PathParam("id") PosInt id) {
-        return persistence.get(id.value());
+        return persistence.get(id.value(), caller);
     }
 
     @GET

@@ -429,12 +429,12 @@ public final class PersistenceService {
     // --- reading --------------------------------------------------------------------------------------------------
 
     /** {@code GET /api/persist}: records of models not archived, newest refresh first, paged. */
-    public Map<String, Object> list(Integer limit, Integer offset) {
+    public Map<String, Object> list(Integer limit, Integer offset, Caller caller) {
         List<PersistedInfo> rows = db.with(PersistedInfoMapper.class, m -> m.listPersistedInfos(limit, offset));
         long total = db.with(PersistedInfoMapper.class, PersistedInfoMapper::countPersistedInfos);
         List<Map<String, Object>> data = new ArrayList<>();
         for (PersistedInfo info : rows) {
-            data.add(view(info));
+            data.add(view(info, caller));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("data", data);
@@ -444,19 +444,20 @@ public final class PersistenceService {
         return out;
     }
 
-    public Map<String, Object> get(long id) {
-        return view(Checks.found(db.with(PersistedInfoMapper.class, m -> m.findPersistedInfo(id))));
+    public Map<String, Object> get(long id, Caller caller) {
+        return view(Checks.found(db.with(PersistedInfoMapper.class, m -> m.findPersistedInfo(id))), caller);
     }
 
     /** By card: 404 without a record, 403 unless the caller may read the model. */
     public Map<String, Object> getByCard(long cardId, Caller caller) {
         cards.requireReadable(cardId, caller);
-        return view(Checks.found(db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId))));
+        return view(Checks.found(db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId))), caller);
     }
 
     /** The record as the API shows it (no query hash, slug or state change time). */
-    Map<String, Object> view(PersistedInfo info) {
+    Map<String, Object> view(PersistedInfo info, Caller caller) {
         Card card = cards.require(info.cardId);
+        Object collection = cards.views(List.of(card), caller).get(0).get("collection");
         Database database = databases.find(info.databaseId);
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", info.id);
@@ -485,6 +486,9 @@ public final class PersistenceService {
         v.put("card_type", card.cardType);
         v.put("database_name", database == null ? null : database.name);
         v.put("collection_id", card.collectionId);
+        Map<?, ?> collectionView = collection instanceof Map<?, ?> m ? m : Map.of();
+        v.put("collection_name", collectionView.get("name"));
+        v.put("collection_authority_level", collectionView.get("authority_level"));
         v.put("schema_name", tables.schemaName(info.databaseId));
         v.put("next-fire-time", nextFireTime());
         return v;

@@ -350,7 +350,12 @@ abstract class PersistenceContract {
         assertEquals(1, page.get("offset").asInt());
         admin.get(400, "persist", "limit", -1);
         long recordId = record(byCategory).get("id").asLong();
-        assertEquals(byCategory, admin.get(200, "persist/" + recordId).json().get("card_id").asLong());
+        JsonNode byId = admin.get(200, "persist/" + recordId).json();
+        assertEquals(byCategory, byId.get("card_id").asLong());
+        assertEquals("Our analytics", byId.get("collection_name").asText(), byId.toString());
+        assertEquals("Orders by category", byId.get("card_name").asText());
+        assertEquals("Shop", byId.get("database_name").asText());
+        assertEquals(Fixtures.ADMIN_EMAIL, byId.get("creator").get("email").asText(), byId.toString());
     }
 
     @Test

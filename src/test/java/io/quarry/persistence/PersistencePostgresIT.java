@@ -77,5 +77,9 @@ class PersistencePostgresIT extends PersistenceContract {
         assertTrue(admin.get(200, "database/" + readerDb).json().get("settings").get("persist-models-enabled").asBoolean());
         admin.post(204, "persist/database/" + readerDb + "/unpersist", null);
         assertEquals(204, admin.call("POST", "database/" + readerDb + "/unpersist", null).status());
+        long model = admin.post(200, "card", Map.of("name", "Reader orders", "display", "table", "type", "model",
+                "visualization_settings", Map.of(), "dataset_query", Map.of("database", readerDb, "type", "native",
+                        "native", Map.of("query", "SELECT * FROM orders")))).json().get("id").asLong();
+        assertTrue(admin.post(400, "card/" + model + "/persist", null).body().contains("Persisting models not enabled for database"));
     }
 }
