@@ -75,6 +75,8 @@ class ModuleBordersTest {
             Map.entry("action", Set.of("appdb", "card", "collection", "core", "driver", "permission", "qp", "setting", "user",
                     "warehouse", "web")),
             Map.entry("render", Set.of("card", "core", "qp", "setting", "web")),
+            Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
+                    "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

@@ -40,6 +40,10 @@ import io.quarry.parameters.ParameterValues;
 import io.quarry.permission.DataPermissionMapper;
 import io.quarry.permission.DataPermissions;
 import io.quarry.permission.PermissionModule;
+import io.quarry.persistence.PersistedInfoMapper;
+import io.quarry.persistence.PersistedTables;
+import io.quarry.persistence.PersistenceService;
+import io.quarry.persistence.RefreshJobs;
 import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
@@ -118,7 +122,8 @@ public final class Quarry implements AutoCloseable {
             SavedQuestionMapper.class,
             CollectionMapper.class, NotificationMapper.class,
             JobRunMapper.class,
-            ActionMapper.class);
+            ActionMapper.class,
+            PersistedInfoMapper.class);
 
     // the kernel
     public final AppConfig config;
@@ -145,9 +150,11 @@ public final class Quarry implements AutoCloseable {
     public final Revisions revisions;
     public final SegmentService segments;
     public final SnippetService snippets;
+    public final PersistedTables persistedTables;
     public final QueryModule queryModule;
     public final CardService cards;
     public final QueryRunner queryRunner;
+    public final PersistenceService persistence;
     public final DashboardService dashboards;
     public final TimelineService timelines;
     public final SearchService search;
@@ -240,13 +247,21 @@ public final class Quarry implements AutoCloseable {
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
         CardLookups cardLookups = new CardLookups(db, collectionAccess);
+        // a persisted model is read from its table wherever a query uses it (card__N sources, joins, {{#N}} tags)
+        persistedTables = new PersistedTables(db, settings, databaseService);
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
-                metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(cardLookups::cardQuery,
+                metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
+                        id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
                         cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
         // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
-        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock);
+        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock,
+                persistedTables::isPersisted);
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cards::touch, clock);
+        // model persistence refreshes through the runner, on the shared scheduler's threads
+        persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
+                scheduler, clock);
+        clusterJobs.addSource(new RefreshJobs(persistence, persistedTables));
         DriverSettings.register(settings, warehouseModule.drivers());
         dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
         timelines = new TimelineService(db, collectionAccess, clock);

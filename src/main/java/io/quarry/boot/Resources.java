@@ -87,6 +87,9 @@ public final class Resources {
             io.quarry.render.PreviewResource.class,
             io.quarry.render.PreviewResource.Info.class,
             io.quarry.render.PreviewResource.Png.class,
+            io.quarry.persistence.PersistResource.class,
+            io.quarry.persistence.CardPersistResource.class,
+            io.quarry.persistence.DatabasePersistResource.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 

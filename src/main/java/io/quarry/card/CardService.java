@@ -59,10 +59,16 @@ public final class CardService implements Revertible {
     private final Clock clock;
     private final CollectionAccess access;
     private final Revisions revisions;
+    private final Persisted persisted;
+
+    /** Whether a model is read from its persisted table (the persistence module's); {@code "persisted"} on a card. */
+    public interface Persisted {
+        boolean isPersisted(long cardId);
+    }
 
     /** Registers the upload settings. */
     public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
-            Revisions revisions, Clock clock) {
+            Revisions revisions, Clock clock, Persisted persisted) {
         this.db = requireNonNull(db, "db is null");
         this.databases = requireNonNull(databases, "databases is null");
         this.processor = requireNonNull(processor, "processor is null");
@@ -70,6 +76,7 @@ public final class CardService implements Revertible {
         this.access = requireNonNull(access, "access is null");
         this.revisions = requireNonNull(revisions, "revisions is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.persisted = requireNonNull(persisted, "persisted is null");
         CardUploads.register(settings);
     }
 
@@ -536,6 +543,7 @@ public final class CardService implements Revertible {
     public Map<String, Object> fullView(Card card, Caller caller) {
         Map<String, Object> v = views(List.of(card), caller).get(0);
         v.put("dashboard_count", db.with(CardMapper.class, m -> m.countDashboardsOfCard(card.id)));
+        v.put("persisted", "model".equals(card.cardType) && persisted.isPersisted(card.id));
         return v;
     }
 

@@ -176,7 +176,8 @@ public final class QueryProcessor {
         @Override
         public CardQuery card(long cardId) {
             CardQuery card = readableCard(cardId);
-            return card == null ? null : withTagsFilledIn(card);
+            // a persisted model is read from its table: its tags were filled in when the table was built
+            return card == null || card.persisted() != null ? card : withTagsFilledIn(card);
         }
 
         @Override
@@ -244,6 +245,12 @@ public final class QueryProcessor {
             }
             if (card.databaseId() != database.id) {
                 throw new TemplateException("Card " + cardId + " queries another database.");
+            }
+            if (card.persisted() != null) {
+                // a persisted model: its table has the columns of its query, in order
+                MbqlReferences.PersistedTable table = card.persisted();
+                Driver driver = databases.driverOf(database);
+                return new Substitution.Bound("SELECT * FROM " + driver.dialect().qualify(table.schema(), table.table()), List.of());
             }
             try {
                 CompiledQuery compiled = compileNested(QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery())), database);

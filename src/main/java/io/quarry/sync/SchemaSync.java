@@ -59,6 +59,9 @@ public final class SchemaSync {
     record Key(String schema, String table, String column) {
     }
 
+    /** The prefix of the schemas persisted models' tables live in ({@code metabase_cache_<site>_<database id>}). */
+    static final String PERSISTED_MODELS_SCHEMA_PREFIX = "metabase_cache_";
+
     /** Reads the database's metadata; pure JDBC, nothing written. */
     public Metadata read(Database database) throws SQLException {
         Driver driver = databases.driverOf(database);
@@ -70,7 +73,8 @@ public final class SchemaSync {
                     "FOREIGN TABLE", "PARTITIONED TABLE"})) {
                 while (rs.next()) {
                     String schema = rs.getString("TABLE_SCHEM");
-                    if (schema != null && driver.systemSchemas().contains(schema)) {
+                    // persisted models' cache schemas hold Quarry's own copies, not the database's tables
+                    if (schema != null && (driver.systemSchemas().contains(schema) || schema.startsWith(PERSISTED_MODELS_SCHEMA_PREFIX))) {
                         continue;
                     }
                     String name = rs.getString("TABLE_NAME");

@@ -23,8 +23,11 @@ import java.util.Set;
  * never be connected as a database.
  */
 public final class H2Driver extends JdbcDriver {
-    /** What the engine supports (the standard JDBC features). */
-    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.ACTIONS));
+    /**
+     * What the engine supports: the standard JDBC features, actions, and persisted models (a connection that may write
+     * can hold their tables; one opened with {@code ACCESS_MODE_DATA=r} fails the cache schema check).
+     */
+    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.ACTIONS, Feature.PERSIST_MODELS));
     private static final SqlDialect DIALECT = new H2Dialect();
     /** Options a user may put after the path; everything else (INIT, TRACE_*, AUTO_SERVER...) is refused. */
     private static final Set<String> ALLOWED_OPTIONS = Set.of("ACCESS_MODE_DATA", "IFEXISTS", "USER", "PASSWORD", "MODE",

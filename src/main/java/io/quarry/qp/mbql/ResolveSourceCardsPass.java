@@ -12,6 +12,11 @@ import java.util.Map;
  */
 final class ResolveSourceCardsPass implements MbqlPass {
     private static final String CARD_PREFIX = "card__";
+    /**
+     * Where a persisted model's table rides along with its source query, for {@link StageCompiler} to read instead. The
+     * value is a {@link MbqlReferences.PersistedTable}, which no JSON a client sends can produce.
+     */
+    static final String PERSISTED_TABLE = "qp/persisted-table";
 
     @Override
     public String name() {
@@ -66,7 +71,15 @@ final class ResolveSourceCardsPass implements MbqlPass {
         if (card.databaseId() != context.databaseId()) {
             throw Clauses.invalid("Card " + id + " belongs to another database.");
         }
-        Map<String, Object> query = card.datasetQuery();
+        Map<String, Object> source = sourceQuery(id, card.datasetQuery());
+        if (card.persisted() != null) {
+            source = new LinkedHashMap<>(source);
+            source.put(PERSISTED_TABLE, card.persisted());
+        }
+        return source;
+    }
+
+    private static Map<String, Object> sourceQuery(long id, Map<String, Object> query) {
         if ("mbql/query".equals(query.get("lib/type")) && query.get("stages") instanceof List<?> stages) {
             return LegacyNormalizer.query(Mbql5.toLegacy(stages));
         }

@@ -124,13 +124,40 @@ final class StageCompiler {
             throw invalid("A query has either a \"source-table\" or a \"source-query\", not both.");
         }
         if (sourceQuery instanceof Map<?, ?> sq) {
-            scope.source = new StageCompiler(ctx, cast(sq), depth + 1).compile();
+            scope.source = sourceStage(cast(sq));
         } else if (sourceTable != null) {
             scope.table = scope.requireTable(sourceTable);
             scope.tableSql = d.qualify(scope.table.schemaName, scope.table.name);
         } else {
             throw invalid("A structured query needs a \"source-table\" or a \"source-query\".");
         }
+    }
+
+    /**
+     * A source query (of the stage or of a join) compiled one level deeper. A persisted model's is read from its table
+     * instead: the model's query is still compiled, for its columns, and its table is used only when the table has
+     * exactly those columns (the aliases the refresh built it with, in order); a native model's columns are the
+     * table's own, as they were its query's.
+     */
+    private Stage sourceStage(Map<String, Object> sourceQuery) {
+        if (!(sourceQuery.get(ResolveSourceCardsPass.PERSISTED_TABLE) instanceof MbqlReferences.PersistedTable persisted)) {
+            return new StageCompiler(ctx, sourceQuery, depth + 1).compile();
+        }
+        Map<String, Object> query = new LinkedHashMap<>(sourceQuery);
+        query.remove(ResolveSourceCardsPass.PERSISTED_TABLE);
+        String table = d.qualify(persisted.schema(), persisted.table());
+        if (query.get("native") != null) {
+            return new Stage(Sql.raw("SELECT * FROM " + table), null, false);
+        }
+        Stage stage = new StageCompiler(ctx, query, depth + 1).compile();
+        if (stage.columns() == null || !stage.columns().stream().map(c -> c.alias).toList().equals(persisted.columns())) {
+            return stage;
+        }
+        List<String> columns = new ArrayList<>();
+        for (OutColumn c : stage.columns()) {
+            columns.add(d.quote(c.alias));
+        }
+        return new Stage(Sql.raw("SELECT " + String.join(", ", columns) + " FROM " + table), stage.columns(), stage.aggregated());
     }
 
     private void registerJoin(Object spec, int index) {
@@ -161,7 +188,7 @@ final class StageCompiler {
         String joinedSql = null;
         Stage query = null;
         if (sourceQuery instanceof Map<?, ?> sq) {
-            query = new StageCompiler(ctx, cast(sq), depth + 1).compile();
+            query = sourceStage(cast(sq));
         } else if (sourceTable != null) {
             joined = scope.requireTable(sourceTable);
             joinedSql = d.qualify(joined.schemaName, joined.name);

@@ -4,8 +4,8 @@ package io.quarry.qp.run;
  * Why a query runs, as Metabase's execution context: it picks the runner's steps and is what the result says under
  * {@code context}. {@code PUBLIC} and {@code EMBED} run a saved card with its own rights (API answer or download);
  * {@code SUBSCRIPTION} runs a card for rendering (e-mails, webhooks, previews) or as a subscription's attachment, with
- * the rights of the subscription's creator (or the previewing caller); {@code PERSISTENCE_REFRESH} is for a feature
- * still to come (persisted models) and the runner does not serve it yet.
+ * the rights of the subscription's creator (or the previewing caller); {@code PERSISTENCE_REFRESH} runs a persisted
+ * model's query into its table ({@link QueryRunner#materialize}).
  */
 public enum QueryContext {
     /** {@code POST /api/dataset} (and its pivot form). */

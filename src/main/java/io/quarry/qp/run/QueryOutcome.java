@@ -12,7 +12,7 @@ import java.util.Map;
  * ({@link Failed}, with Metabase's failure body) or an answer to stream ({@link Streamed}). The web layer turns either
  * into a response.
  */
-public sealed interface QueryOutcome permits QueryOutcome.Failed, QueryOutcome.Streamed {
+public sealed interface QueryOutcome permits QueryOutcome.Failed, QueryOutcome.Streamed, QueryOutcome.Materialized {
 
     /** A failure before anything was written: its status (4xx, or 500 for Quarry's faults) and Metabase's body. */
     record Failed(QueryFailure failure, Object jsonQuery, Long databaseId) implements QueryOutcome {
@@ -44,6 +44,13 @@ public sealed interface QueryOutcome permits QueryOutcome.Failed, QueryOutcome.S
      * (in order) and body. The body may throw {@link FailedBeforeOutput} when the query fails before it wrote a byte.
      */
     record Streamed(int status, String contentType, Map<String, String> headers, Body body) implements QueryOutcome {
+    }
+
+    /**
+     * A query whose result went into a table of its own database rather than to a client (a persisted model's
+     * refresh): the database it ran on.
+     */
+    record Materialized(long databaseId) implements QueryOutcome {
     }
 
     /** Writes an answer. */

@@ -90,6 +90,15 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
                 CacheRules.NONE, download, false);
     }
 
+    /**
+     * A persisted model's query for its refresh: no caller (it runs with the card's own rights, as Metabase refreshes
+     * as an administrator), no parameters, no cache; run through {@link QueryRunner#materialize}.
+     */
+    public static QueryRequest refresh(SavedCard card, JsonNode query) {
+        return new QueryRequest(QueryContext.PERSISTENCE_REFRESH, Caller.ANONYMOUS, query, null,
+                Objects.requireNonNull(card, "card is null"), CacheRules.NONE, null, false);
+    }
+
     /** Whether the query runs with its card's own rights rather than the caller's (public links, signed embeds). */
     public boolean trusted() {
         return context == QueryContext.PUBLIC || context == QueryContext.EMBED;

@@ -1,8 +1,10 @@
 package io.quarry.qp.run;
 
+import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryCache;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.warehouse.Database;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -22,6 +24,8 @@ public final class QueryRunner {
     }
 
     private final Clock clock;
+    private final QueryStep resolve;
+    private final QueryStep compile;
     private final List<QueryStep> apiSteps;
     private final List<QueryStep> downloadSteps;
     private final List<QueryStep> subscriptionSteps;
@@ -30,22 +34,30 @@ public final class QueryRunner {
     public QueryRunner(QueryProcessor processor, QueryCache cache, CardUsage usage, Clock clock) {
         this(clock, apiSteps(Objects.requireNonNull(processor, "processor is null"), Objects.requireNonNull(cache, "cache is null"),
                 Objects.requireNonNull(usage, "usage is null")), downloadSteps(processor, usage), subscriptionSteps(processor),
-                subscriptionDownloadSteps(processor));
+                subscriptionDownloadSteps(processor), new ResolveQuery(processor), new CompileQuery(processor));
     }
 
-    /** A runner with the given steps (for tests of the runner itself); subscriptions take the API's. */
+    /** A runner with the given steps (for tests of the runner itself); subscriptions take the API's; it cannot materialize. */
     QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps) {
         this(clock, apiSteps, downloadSteps, apiSteps, downloadSteps);
     }
 
-    /** A runner with the given steps (for tests of the runner itself). */
+    /** A runner with the given steps (for tests of the runner itself); it cannot materialize. */
     QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps, List<QueryStep> subscriptionSteps,
                 List<QueryStep> subscriptionDownloadSteps) {
+        this(clock, apiSteps, downloadSteps, subscriptionSteps, subscriptionDownloadSteps, null, null);
+    }
+
+    /** {@code resolve}, {@code compile}: a refresh's steps, the API's own first ones (no caller's rights, usage or cache). */
+    private QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps, List<QueryStep> subscriptionSteps,
+                        List<QueryStep> subscriptionDownloadSteps, QueryStep resolve, QueryStep compile) {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.apiSteps = List.copyOf(apiSteps);
         this.downloadSteps = List.copyOf(downloadSteps);
         this.subscriptionSteps = List.copyOf(subscriptionSteps);
         this.subscriptionDownloadSteps = List.copyOf(subscriptionDownloadSteps);
+        this.resolve = resolve;
+        this.compile = compile;
     }
 
     /** An API answer (ad-hoc, question, dashcard; plain or pivot). */
@@ -102,6 +114,32 @@ public final class QueryRunner {
                 new StreamDownload());
     }
 
+    /**
+     * Where a persisted model's refresh puts its result: given the model's query compiled for its database (SQL and
+     * bind values), it builds the model's table there. A failure is a {@link QueryFailure}.
+     */
+    public interface Materializer {
+        void materialize(Database database, CompiledQuery compiled);
+    }
+
+    /**
+     * Runs a persisted model's query for a refresh ({@link QueryContext#PERSISTENCE_REFRESH}): resolved and compiled as
+     * the saved card it is (with its own rights, as Metabase's refresh runs it as an administrator; the models it
+     * reads are read as any query reads them), then handed to {@code materializer} instead of to a client. Answers
+     * {@link QueryOutcome.Materialized}, or {@link QueryOutcome.Failed} with the database's message.
+     */
+    public QueryOutcome materialize(QueryRequest request, Materializer materializer) {
+        if (request.context() != QueryContext.PERSISTENCE_REFRESH || request.card() == null) {
+            throw new IllegalArgumentException("Only a saved model's refresh is materialized");
+        }
+        QueryRun run = QueryRun.start(request, OffsetDateTime.now(clock));
+        try {
+            return proceed(List.of(resolve, compile, new Materialize(materializer)), 0, run);
+        } catch (QueryFailure failure) {
+            return new QueryOutcome.Failed(failure, run.failureQuery(), run.failureDatabaseId());
+        }
+    }
+
     /** Runs the request through its steps; a failure before the answer starts is {@link QueryOutcome.Failed}. */
     public QueryOutcome run(QueryRequest request) {
         QueryRun run = QueryRun.start(request, OffsetDateTime.now(clock));
@@ -121,8 +159,9 @@ public final class QueryRunner {
             case PUBLIC, EMBED -> request.download() != null ? downloadSteps : apiSteps;
             // a subscription's attachment is a download, as its creator, with no view counted
             case SUBSCRIPTION -> request.download() != null ? subscriptionDownloadSteps : subscriptionSteps;
+            // a refresh has no answer to stream: it goes through materialize
             case PERSISTENCE_REFRESH ->
-                    throw new UnsupportedOperationException("Queries in the " + request.context() + " context are not served yet.");
+                    throw new UnsupportedOperationException("A persisted model's refresh runs through materialize, not run.");
         };
     }
 
@@ -131,6 +170,15 @@ public final class QueryRunner {
             throw new IllegalStateException("No step answered the query");
         }
         return steps.get(index).apply(run, next -> proceed(steps, index + 1, next));
+    }
+
+    /** The last step of a refresh: the compiled query goes to the materializer, which builds the table. */
+    private record Materialize(Materializer materializer) implements QueryStep {
+        @Override
+        public QueryOutcome apply(QueryRun run, Chain next) {
+            materializer.materialize(run.prepared().database(), run.prepared().compiled());
+            return new QueryOutcome.Materialized(run.prepared().database().id);
+        }
     }
 
     /** The last step of an API answer: a pivot query streams its subsets, any other executes with keep-alive. */

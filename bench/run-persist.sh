@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Model persistence benchmark (not part of `mvn verify`): an aggregation over a model of a 1,000,000-row PostgreSQL
+# table, persisted vs not (speed-up), and the refresh time against PostgreSQL's CREATE TABLE AS of the same SQL.
+# Usage: bench/run-persist.sh     Needs: JDK 17, Maven. Starts its own embedded PostgreSQL and Quarry on 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -B -q -o -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+classpath="target/classes:target/test-classes:$(cat target/bench.classpath)"
+java -Xmx1g -Djava.io.tmpdir=target -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
+  -cp "$classpath" io.quarry.bench.PersistBenchmark
