@@ -69,6 +69,7 @@ class ModuleBordersTest {
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),
             Map.entry("setup", Set.of("appdb", "auth", "core", "driver", "mail", "setting", "sync", "user", "warehouse", "web")),
+            Map.entry("assistant", Set.of("appdb", "card", "core", "permission", "qp", "setting", "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

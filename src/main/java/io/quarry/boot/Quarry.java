@@ -2,6 +2,8 @@ package io.quarry.boot;
 
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
+import io.quarry.assistant.AssistantService;
+import io.quarry.assistant.FeedbackMapper;
 import io.quarry.auth.ApiKeyMapper;
 import io.quarry.auth.AuthModule;
 import io.quarry.auth.PasswordResetMapper;
@@ -105,7 +107,8 @@ public final class Quarry implements AutoCloseable {
             BookmarkMapper.class,
             SegmentMapper.class, SnippetMapper.class,
             SavedQuestionMapper.class,
-            CollectionMapper.class);
+            CollectionMapper.class,
+            FeedbackMapper.class);
 
     // the kernel
     public final AppConfig config;
@@ -142,6 +145,7 @@ public final class Quarry implements AutoCloseable {
     public final PublicSharing publicSharing;
     public final EmbedTokens embedTokens;
     public final ApiDocs apiDocs;
+    public final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
     public final SessionService sessions;
@@ -246,6 +250,11 @@ public final class Quarry implements AutoCloseable {
                 new ParameterValues(db, queryModule.queryProcessor(), syncModule.fieldValues(), dataPermissions));
         embedTokens = new EmbedTokens(settings, clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
+
+        // 9. The assistant: questions in plain language become queries, compiled by the query processor with the
+        //    caller's rights (its language-model settings are registered here).
+        assistant = new AssistantService(db, settings, config.encryptionSecretKey, databaseService, metadataModule.metadata(),
+                dataPermissions, queryModule.queryProcessor(), cards, clock);
 
         users = userModule.users();
         sessions = authModule.sessions();

@@ -78,6 +78,8 @@ public final class Resources {
             io.quarry.web.docs.DocsResource.class,
             io.quarry.publicsharing.PublicResource.class,
             io.quarry.embed.EmbedResource.class,
+            io.quarry.assistant.AssistantResource.class,
+            io.quarry.assistant.AssistantResource.Metabot.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 
