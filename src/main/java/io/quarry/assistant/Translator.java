@@ -43,7 +43,7 @@ final class Translator {
             "list", "give", "get", "find", "tell", "do", "does", "did", "we", "i", "you", "have", "has", "had", "there", "all",
             "please", "for", "with", "where", "whose", "that", "which", "who", "from", "in", "on", "to", "made", "placed",
             "overall", "value", "record", "row", "entry", "s", "our", "my", "it", "its", "whole", "entire", "during", "at",
-            "created", "written", "been", "being", "exist", "existing");
+            "created", "written", "been", "being", "exist", "existing", "rows", "records", "entries", "number");
     private static final Map<String, String> UNITS = Map.ofEntries(Map.entry("day", "day"), Map.entry("daily", "day"),
             Map.entry("week", "week"), Map.entry("weekly", "week"), Map.entry("month", "month"), Map.entry("monthly", "month"),
             Map.entry("quarter", "quarter"), Map.entry("quarterly", "quarter"), Map.entry("year", "year"),
@@ -162,7 +162,8 @@ final class Translator {
         kw("before", Kind.CMP, "before");
         kw("after", Kind.CMP, "after");
         kw("since", Kind.CMP, "since");
-        for (String w : List.of("sorted by", "sort by", "ordered by", "order by", "ranked by")) {
+        // not "order by": read as words made singular, it would be "orders by"
+        for (String w : List.of("sorted by", "sort by", "ordered by", "ranked by")) {
             kw(w, Kind.SORT, null);
         }
         for (String w : List.of("descending", "desc", "highest first", "largest first", "most first", "in descending order")) {
@@ -337,6 +338,7 @@ final class Translator {
         Mention field() {
             if (peek(Kind.TABLE) != null && peekAt(1, Kind.FIELD) != null) {
                 TableInfo qualifier = take(Kind.TABLE).table();
+                tables.add(qualifier);
                 return mention(take(Kind.FIELD), qualifier);
             }
             Term f = take(Kind.FIELD);
@@ -498,18 +500,37 @@ final class Translator {
             }
             String op = agg.text();
             take(Kind.OF);
+            if (!op.equals("count") && peek(Kind.AGG) != null && peek(Kind.AGG).words() == 2 && "sum".equals(peek(Kind.AGG).text())
+                    && vocabulary.containsKey("total")) {
+                // "average total of orders": "total of" is the field Total, then "of"
+                Term total = peek(Kind.AGG);
+                List<FieldInfo> fields = vocabulary.get("total").stream().filter(x -> x.kind() == Kind.FIELD).map(Term::field).toList();
+                if (!fields.isEmpty() && total != null) {
+                    at++;
+                    metrics.add(new Metric(op, new Mention(fields, null, fields.get(0).displayName()), null));
+                    Term table = take(Kind.TABLE);
+                    if (table == null) {
+                        throw notUnderstood("After \"of\" I expected a table.", null);
+                    }
+                    tables.add(table.table());
+                    baseHint = baseHint == null ? table.table() : baseHint;
+                    return;
+                }
+            }
             if (op.equals("count")) {
                 // "how many Gizmo products": values before the table filter it
                 while (peek(Kind.VALUE) != null && peek(Kind.TABLE) == null) {
                     value(null);
                 }
-                Term table = take(Kind.TABLE);
+                Term named = take(Kind.TABLE);
+                // a model is one table: "how many rows" needs no name
+                TableInfo table = named != null ? named.table() : schema.tables().size() == 1 ? schema.tables().get(0) : null;
                 if (table == null) {
                     throw notUnderstood("After \"" + (agg.words() > 1 ? "how many" : "count") + "\" I expected a table, as in \"how many orders\".", null);
                 }
-                tables.add(table.table());
-                baseHint = baseHint == null ? table.table() : baseHint;
-                metrics.add(new Metric("count", null, table.table()));
+                tables.add(table);
+                baseHint = baseHint == null ? table : baseHint;
+                metrics.add(new Metric("count", null, table));
                 return;
             }
             Mention field = field();
@@ -940,7 +961,9 @@ final class Translator {
     String example(TableInfo about) {
         TableInfo table = about;
         if (table == null) {
-            table = schema.tables().stream().filter(t -> t.fields().stream().anyMatch(FieldInfo::numeric)).findFirst()
+            // the table most linked to others is what most questions are about (orders, not accounts)
+            table = schema.tables().stream().filter(t -> t.fields().stream().anyMatch(FieldInfo::numeric))
+                    .max(java.util.Comparator.comparingInt((TableInfo t) -> schema.foreignKeys(t).size()))
                     .orElse(schema.tables().isEmpty() ? null : schema.tables().get(0));
         }
         if (table == null) {
