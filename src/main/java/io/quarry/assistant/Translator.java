@@ -99,7 +99,7 @@ final class Translator {
 
     // --- vocabulary ----------------------------------------------------------------------------------------------
 
-    enum Kind { AGG, TOP, BOTTOM, BY, AND, OF, UNIT, LAST, THIS, NUMBER, CMP, SORT, DIRECTION, TABLE, FIELD, VALUE, TOTAL }
+    enum Kind { AGG, TOP, BOTTOM, MOST, BY, AND, OF, UNIT, LAST, THIS, NUMBER, CMP, SORT, DIRECTION, TABLE, FIELD, VALUE, TOTAL }
 
     /** One meaning of a phrase. {@code text}: an aggregation, comparison, unit, direction or value. */
     record Term(Kind kind, TableInfo table, FieldInfo field, String text, Double number, int words) {
@@ -135,6 +135,13 @@ final class Translator {
             kw("count of " + w, Kind.AGG, "distinct");
         }
         kw("top", Kind.TOP, null);
+        for (String w : List.of("most", "the most", "highest number of", "largest number of")) {
+            kw(w, Kind.MOST, "desc");
+        }
+        for (String w : List.of("fewest", "the fewest", "least", "the least", "lowest number of")) {
+            kw(w, Kind.MOST, "asc");
+        }
+        kw("between", Kind.CMP, "between");
         kw("bottom", Kind.BOTTOM, null);
         for (String w : List.of("by", "per", "for each", "each", "grouped by", "group by", "broken down by", "split by", "across")) {
             kw(w, Kind.BY, null);
@@ -460,7 +467,11 @@ final class Translator {
             }
             if (peek(Kind.FIELD) != null || (peek(Kind.TABLE) != null && peekAt(1, Kind.FIELD) != null)) {
                 Mention m = field();
-                if (peek(Kind.VALUE) != null) {
+                if (peek(Kind.MOST) != null) {
+                    // "which category has the most orders": the one group with the largest count
+                    topBy = m;
+                    most(take(Kind.MOST));
+                } else if (peek(Kind.VALUE) != null) {
                     value(m);
                 } else if ((t = take(Kind.CMP)) != null) {
                     comparison(m, t);
@@ -480,6 +491,12 @@ final class Translator {
             }
             if ((t = take(Kind.TABLE)) != null) {
                 tables.add(t.table());
+                if (peek(Kind.MOST) != null) {
+                    // "which product has the most reviews"
+                    topOf = t.table();
+                    most(take(Kind.MOST));
+                    return;
+                }
                 if (take(Kind.OF) != null && peek(Kind.TABLE) != null) {
                     tables.add(take(Kind.TABLE).table());
                 }
@@ -571,12 +588,43 @@ final class Translator {
             dims.add(new Dim(null, table.table(), null));
         }
 
+        /** "the most orders" (a count of a table) or "the most total sales" (an aggregation): one group, ranked by it. */
+        private void most(Term most) {
+            if (limit != null) {
+                throw notUnderstood("I understand one ranking per question.", null);
+            }
+            limit = 1;
+            limitDirection = most.text();
+            sortDirection = most.text();
+            sortRequested = true;
+            Term table = peek(Kind.TABLE);
+            if (table != null && peekAt(1, Kind.FIELD) == null) {
+                at++;
+                tables.add(table.table());
+                baseHint = baseHint == null ? table.table() : baseHint;
+                metrics.add(new Metric("count", null, table.table()));
+            } else if (peek(Kind.AGG) != null || peek(Kind.TOTAL) != null) {
+                metric();
+            } else {
+                throw notUnderstood("After \"most\" I expected a table to count or a sum, as in \"the most orders\".", null);
+            }
+            sortTarget = metrics.get(metrics.size() - 1);
+        }
+
         private void comparison(Mention field, Term cmp) {
             Term n = take(Kind.NUMBER);
             if (n == null) {
                 throw notUnderstood("After \"" + describe(List.of(cmp)) + "\" I expected a number.", null);
             }
             String op = cmp.text();
+            if (op.equals("between")) {
+                Term upper = take(Kind.AND) != null ? take(Kind.NUMBER) : null;
+                if (field == null || upper == null || isYear(n) != isYear(upper)) {
+                    throw notUnderstood("I understand \"<field> between <number> and <number>\".", null);
+                }
+                filters.add(new Filter("between", field, List.of(number(n), number(upper)), null));
+                return;
+            }
             if (op.equals("before") || op.equals("after") || op.equals("since")) {
                 if (!isYear(n)) {
                     throw notUnderstood("After \"" + op + "\" I expected a year.", null);
@@ -587,8 +635,11 @@ final class Translator {
             if (field == null) {
                 throw notUnderstood("I did not understand which field should be " + describe(List.of(cmp)) + " " + n.text() + ".", null);
             }
-            Number value = n.number() == Math.floor(n.number()) ? (Number) n.number().longValue() : n.number();
-            filters.add(new Filter(op, field, List.of(value), null));
+            filters.add(new Filter(op, field, List.of(number(n)), null));
+        }
+
+        private static Number number(Term n) {
+            return n.number() == Math.floor(n.number()) ? (Number) n.number().longValue() : n.number();
         }
 
         private void value(Mention field) {
@@ -806,7 +857,9 @@ final class Translator {
                 if (!field.numeric()) {
                     throw notUnderstood("\"" + field.displayName() + "\" is not a number to compare.", base);
                 }
-                return List.of(f.op(), r.ref(field, null), f.args().get(0));
+                List<Object> clause = new ArrayList<>(List.of(f.op(), r.ref(field, null)));
+                clause.addAll(f.args());
+                return clause;
             }
         }
     }

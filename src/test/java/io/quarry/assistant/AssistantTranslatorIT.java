@@ -125,6 +125,13 @@ class AssistantTranslatorIT {
                 rows("products with price over 95", "SELECT ID FROM PRODUCTS WHERE PRICE > 95"),
                 q("how many orders this year", "SELECT COUNT(*) FROM ORDERS WHERE CREATED_AT >= DATE '" + today.withDayOfYear(1)
                         + "' AND CREATED_AT < DATE '" + today.withDayOfYear(1).plusYears(1) + "'"),
+                q("which category has the most orders", "SELECT p.CATEGORY, COUNT(*)" + join
+                        + " GROUP BY p.CATEGORY ORDER BY 2 DESC LIMIT 1"),
+                q("which source has the most customers", "SELECT SOURCE, COUNT(*) FROM PEOPLE GROUP BY SOURCE ORDER BY 2 DESC LIMIT 1"),
+                q("which source has the fewest customers", "SELECT SOURCE, COUNT(*) FROM PEOPLE GROUP BY SOURCE ORDER BY 2 LIMIT 1"),
+                q("product category with the most total sales", "SELECT p.CATEGORY, SUM(o.TOTAL)" + join
+                        + " GROUP BY p.CATEGORY ORDER BY 2 DESC LIMIT 1"),
+                q("how many orders with a total between 50 and 100", "SELECT COUNT(*) FROM ORDERS WHERE TOTAL BETWEEN 50 AND 100"),
                 // questions it should decline rather than guess
                 q("average rating by category", "SELECT CATEGORY, AVG(CAST(RATING AS DOUBLE PRECISION)) FROM PRODUCTS GROUP BY CATEGORY"),
                 q("which product sells best", "SELECT p.TITLE, SUM(o.QUANTITY)" + join + " GROUP BY p.TITLE ORDER BY 2 DESC LIMIT 1"),
