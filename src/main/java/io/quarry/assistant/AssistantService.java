@@ -74,6 +74,41 @@ public final class AssistantService {
         return card(answerForDatabase(caller, databaseId, question), question);
     }
 
+    /**
+     * v0.63's {@code POST /api/llm/generate-sql {prompt, database_id}}: {@code {sql, referenced_entities}}, the tables
+     * the SQL reads. Offline when no model is configured (where v0.63 answers 403).
+     */
+    public Map<String, Object> generateSql(Caller caller, JsonNode json) {
+        Body body = Body.of(json);
+        String prompt = body.nonBlank("prompt");
+        Long databaseId = body.posInt("database_id");
+        body.throwIfInvalid();
+        if (prompt.length() > 2000) {
+            throw ApiException.invalidField("prompt", "The prompt may be at most 2,000 characters long.");
+        }
+        Answer answer = answerForDatabase(caller, databaseId, prompt.strip());
+        SchemaSnapshot schema = SchemaSnapshot.load(metadata, databaseId, null);
+        String upper = answer.sql().toUpperCase(Locale.ROOT);
+        List<Map<String, Object>> entities = new ArrayList<>();
+        for (TableInfo t : schema.tables()) {
+            if (java.util.regex.Pattern.compile("(?<![A-Z0-9_])" + java.util.regex.Pattern.quote(t.name().toUpperCase(Locale.ROOT))
+                    + "(?![A-Z0-9_])").matcher(upper).find()) {
+                Map<String, Object> entity = new LinkedHashMap<>();
+                entity.put("model", "table");
+                entity.put("id", t.id());
+                entity.put("name", t.name());
+                entity.put("schema", t.schema());
+                entity.put("columns", t.fields().stream().map(f -> Map.of("name", f.name(), "type", String.valueOf(f.baseType())))
+                        .toList());
+                entities.add(entity);
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("sql", answer.sql());
+        out.put("referenced_entities", entities);
+        return out;
+    }
+
     /** {@code POST /api/assistant/database/:id/query}: the SQL alone. */
     public Map<String, Object> sqlForDatabase(Caller caller, long databaseId, JsonNode json) {
         String question = question(json);
@@ -222,7 +257,8 @@ public final class AssistantService {
     private String compiledSql(Caller caller, Map<String, Object> query) {
         try {
             QueryProcessor.Prepared prepared = processor.prepare(Json.MAPPER.valueToTree(query), caller, QueryProcessor.Purpose.API);
-            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params());
+            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params(),
+                    "mysql".equals(prepared.database().engine));
         } catch (QueryFailure failure) {
             if (failure.type() == QueryFailure.Type.MISSING_PERMISSIONS) {
                 throw ApiException.forbidden();

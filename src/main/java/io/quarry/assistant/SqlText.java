@@ -36,8 +36,16 @@ final class SqlText {
         }
     }
 
-    /** {@code sql} with each {@code ?} outside quotes and comments replaced by its value as a SQL literal. */
+    /** As {@link #inline(String, List, boolean)} for engines where a backslash in a string is an ordinary character. */
     static String inline(String sql, List<Object> params) {
+        return inline(sql, params, false);
+    }
+
+    /**
+     * {@code sql} with each {@code ?} outside quotes and comments replaced by its value as a SQL literal;
+     * {@code backslashEscapes}: strings escape backslashes too (MySQL and MariaDB by default).
+     */
+    static String inline(String sql, List<Object> params, boolean backslashEscapes) {
         StringBuilder out = new StringBuilder(sql.length() + 16 * params.size());
         int next = 0;
         int i = 0;
@@ -53,7 +61,8 @@ final class SqlText {
                 if (next >= params.size()) {
                     throw new IllegalStateException("More placeholders than bind values");
                 }
-                out.append(literal(params.get(next++)));
+                Object value = params.get(next++);
+                out.append(backslashEscapes && value instanceof String text ? literal(text.replace("\\", "\\\\")) : literal(value));
             } else {
                 out.append(c);
             }

@@ -80,6 +80,7 @@ public final class Resources {
             io.quarry.embed.EmbedResource.class,
             io.quarry.assistant.AssistantResource.class,
             io.quarry.assistant.AssistantResource.Metabot.class,
+            io.quarry.assistant.LlmResource.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 

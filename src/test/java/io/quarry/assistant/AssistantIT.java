@@ -128,7 +128,18 @@ class AssistantIT {
         user.post(403, "assistant/database/" + hiddenDb + "/query", question("how many orders"));
         user.post(403, "metabot/database/" + hiddenDb + "/query", question("how many orders"));
         admin.post(200, "metabot/database/" + hiddenDb + "/query", question("how many orders"));
+        // v0.63's SQL editor endpoint, answered by the same assistant
+        JsonNode generated = user.post(200, "llm/generate-sql", Map.of("prompt", "how many orders by product category",
+                "database_id", db)).json();
+        assertTrue(generated.get("sql").asText().contains("GROUP BY"), generated.toString());
+        List<String> referenced = new ArrayList<>();
+        generated.get("referenced_entities").forEach(e -> referenced.add(e.get("name").asText()));
+        assertEquals(List.of("ORDERS", "PRODUCTS"), referenced.stream().sorted().toList());
+        user.post(403, "llm/generate-sql", Map.of("prompt", "how many orders", "database_id", hiddenDb));
+        assertTrue(user.call("POST", "llm/generate-sql", Map.of("database_id", db)).json().get("errors").has("prompt"));
+        assertTrue(user.call("POST", "llm/generate-sql", Map.of("prompt", "how many orders")).json().get("errors").has("database_id"));
         // unknown databases
+        admin.post(404, "llm/generate-sql", Map.of("prompt", "how many orders", "database_id", 999999));
         admin.post(404, "assistant/database/999999", question("how many orders"));
         user.post(404, "assistant/database/999999/query", question("how many orders"));
         anonymous.post(401, "assistant/database/" + db, question("how many orders"));

@@ -20,6 +20,7 @@ class SqlTextTest {
                         + " '2024-01-01 00:00:00.000000+00:00' AND F IS NULL",
                 SqlText.inline(sql, Arrays.asList("it's", 2.5, LocalDate.of(2024, 1, 1), LocalDateTime.of(2024, 1, 1, 10, 0),
                         OffsetDateTime.of(2024, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), null)));
+        assertEquals("SELECT 'a\\\\'' OR 1=1'", SqlText.inline("SELECT ?", List.of("a\\' OR 1=1"), true));
         assertThrows(IllegalStateException.class, () -> SqlText.inline("SELECT ?", List.of()));
         assertThrows(IllegalStateException.class, () -> SqlText.inline("SELECT 1", List.of(1)));
     }
