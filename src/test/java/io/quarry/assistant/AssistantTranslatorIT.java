@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.TestServer;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -155,8 +153,8 @@ class AssistantTranslatorIT {
             String sql = res.json().get("sql").asText();
             SampleData.Result got = SampleData.run(admin, db, sql);
             SampleData.Result expected = SampleData.run(admin, db, c.sql());
-            List<String> gotRows = c.byId() ? ids(got) : normalised(got);
-            List<String> expectedRows = c.byId() ? ids(expected) : normalised(expected);
+            List<String> gotRows = c.byId() ? got.ids() : got.normalised();
+            List<String> expectedRows = c.byId() ? expected.ids() : expected.normalised();
             if (gotRows.equals(expectedRows)) {
                 correct++;
             } else {
@@ -187,30 +185,5 @@ class AssistantTranslatorIT {
 
     private static String head(List<String> rows) {
         return rows.size() <= 6 ? rows.toString() : rows.subList(0, 6) + "... (" + rows.size() + " rows)";
-    }
-
-    private static List<String> ids(SampleData.Result r) {
-        int at = r.cols().indexOf("ID");
-        assertTrue(at >= 0, "no ID column in " + r.cols());
-        return r.rows().stream().map(row -> String.valueOf(row.get(at))).sorted().toList();
-    }
-
-    /** Rows as text, numbers to 9 significant digits, date-times to their day, sorted (order is compared by limits). */
-    private static List<String> normalised(SampleData.Result r) {
-        List<String> out = new ArrayList<>();
-        for (List<Object> row : r.rows()) {
-            List<String> cells = new ArrayList<>();
-            for (Object v : row) {
-                if (v instanceof Number n) {
-                    cells.add(new BigDecimal(n.toString()).round(new MathContext(9)).stripTrailingZeros().toPlainString());
-                } else if (v instanceof String s && s.matches("\\d{4}-\\d{2}-\\d{2}.*")) {
-                    cells.add(s.substring(0, 10));
-                } else {
-                    cells.add(String.valueOf(v));
-                }
-            }
-            out.add(String.join("|", cells));
-        }
-        return out.stream().sorted().toList();
     }
 }

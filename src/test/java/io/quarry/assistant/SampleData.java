@@ -51,5 +51,33 @@ final class SampleData {
     }
 
     record Result(List<String> cols, List<List<Object>> rows) {
+        /** The values of the ID column, sorted. */
+        List<String> ids() {
+            int at = cols.indexOf("ID");
+            if (at < 0) {
+                fail("no ID column in " + cols);
+            }
+            return rows.stream().map(row -> String.valueOf(row.get(at))).sorted().toList();
+        }
+
+        /** Rows as text, numbers to 9 significant digits, date-times to their day, sorted (limits compare order). */
+        List<String> normalised() {
+            List<String> out = new ArrayList<>();
+            for (List<Object> row : rows) {
+                List<String> cells = new ArrayList<>();
+                for (Object v : row) {
+                    if (v instanceof Number n) {
+                        cells.add(new java.math.BigDecimal(n.toString()).round(new java.math.MathContext(9)).stripTrailingZeros()
+                                .toPlainString());
+                    } else if (v instanceof String text && text.matches("\\d{4}-\\d{2}-\\d{2}.*")) {
+                        cells.add(text.substring(0, 10));
+                    } else {
+                        cells.add(String.valueOf(v));
+                    }
+                }
+                out.add(String.join("|", cells));
+            }
+            return out.stream().sorted().toList();
+        }
     }
 }
