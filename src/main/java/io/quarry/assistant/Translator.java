@@ -295,7 +295,11 @@ final class Translator {
     private record Dim(Mention field, TableInfo table, String unit) {
     }
 
-    private record Filter(String op, Mention field, List<Object> args, String value) {
+    /** A condition; {@code values}: for an equality, the value's text in each field it may be of. */
+    private record Filter(String op, Mention field, List<Object> args, String value, Map<FieldInfo, String> values) {
+        Filter(String op, Mention field, List<Object> args, String value) {
+            this(op, field, args, value, Map.of());
+        }
     }
 
     private record Sort(Object target, String direction) {
@@ -427,7 +431,7 @@ final class Translator {
             if ((t = take(Kind.LAST)) != null || (t = take(Kind.THIS)) != null) {
                 Term n = t.kind() == Kind.LAST ? take(Kind.NUMBER) : null;
                 Term unit = take(Kind.UNIT);
-                if (unit == null || (n != null && (n.number() != Math.floor(n.number()) || n.number() < 1))) {
+                if (unit == null || (n != null && (n.number() != Math.floor(n.number()) || n.number() < 1 || n.number() > 10_000))) {
                     throw notUnderstood("I understand \"last 30 days\", \"last 3 months\", \"this year\", not this period.", null);
                 }
                 long amount = t.kind() == Kind.THIS ? 0 : n == null ? -1 : -n.number().longValue();
@@ -638,24 +642,31 @@ final class Translator {
             filters.add(new Filter(op, field, List.of(number(n)), null));
         }
 
+        /** The number as written: a whole number of up to 15 digits is a long, anything else exact decimal. */
         private static Number number(Term n) {
-            return n.number() == Math.floor(n.number()) ? (Number) n.number().longValue() : n.number();
+            String text = n.text();
+            return !text.contains(".") && text.length() <= 15 ? (Number) Long.parseLong(text) : new java.math.BigDecimal(text);
         }
 
         private void value(Mention field) {
-            List<FieldInfo> candidates = new ArrayList<>();
-            String text = null;
+            Map<FieldInfo, String> texts = new LinkedHashMap<>();
             for (Term t : terms.get(at)) {
                 if (t.kind == Kind.VALUE && (field == null || field.candidates().contains(t.field()))) {
-                    candidates.add(t.field());
-                    text = t.text();
+                    String before = texts.put(t.field(), t.text());
+                    if (before != null && !before.equals(t.text())) {
+                        // "Gizmo" and "Gizmos" both values of one field: not a guess to make
+                        throw notUnderstood("\"" + t.text() + "\" could be \"" + before + "\" or \"" + t.text() + "\".", null);
+                    }
                 }
             }
-            if (candidates.isEmpty()) {
+            if (texts.isEmpty()) {
                 throw notUnderstood("\"" + describe(terms.get(at)) + "\" is not a value of " + field.words() + ".", null);
             }
             at++;
-            filters.add(new Filter("=", new Mention(candidates, field == null ? null : field.qualifier(), text), List.of(), text));
+            List<FieldInfo> candidates = new ArrayList<>(texts.keySet());
+            String text = texts.values().iterator().next();
+            filters.add(new Filter("=", new Mention(candidates, field == null ? null : field.qualifier(), text), List.of(), text,
+                    texts));
         }
     }
 
@@ -835,7 +846,7 @@ final class Translator {
         switch (f.op()) {
             case "=" -> {
                 FieldInfo field = r.resolve(f.field());
-                return List.of("=", r.ref(field, null), f.value());
+                return List.of("=", r.ref(field, null), f.values().getOrDefault(field, f.value()));
             }
             case "time-interval" -> {
                 FieldInfo date = dateOf(f, r, base);

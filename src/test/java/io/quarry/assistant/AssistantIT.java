@@ -177,6 +177,12 @@ class AssistantIT {
         assertEquals(400, malformed.status(), malformed.body());
         assertEquals(400, admin.call("POST", path, Map.of("question", "x".repeat(2001))).status());
         assertEquals(400, admin.call("POST", "assistant/database/abc", question("how many orders")).status());
+        for (String odd : List.of("how many orders in the last 99999999 days", "top 0 products by price", "top 2.5 products by price",
+                "how many orders over 100", "🙂", "how many orders not in 2024", "how many orders in 2024 or 2025")) {
+            Api.Res res = admin.call("POST", path + "/query", question(odd));
+            assertEquals(400, res.status(), odd + ": " + res.body());
+            assertTrue(res.json().get("errors").has("question"), res.body());
+        }
         // not understood: what was not understood, and an example that is
         Api.Res unknown = admin.call("POST", path + "/query", question("how many unicorns fly over the warehouse"));
         assertEquals(400, unknown.status(), unknown.body());

@@ -130,6 +130,8 @@ class AssistantTranslatorIT {
                 q("product category with the most total sales", "SELECT p.CATEGORY, SUM(o.TOTAL)" + join
                         + " GROUP BY p.CATEGORY ORDER BY 2 DESC LIMIT 1"),
                 q("how many orders with a total between 50 and 100", "SELECT COUNT(*) FROM ORDERS WHERE TOTAL BETWEEN 50 AND 100"),
+                q("how many orders with quantity over 99999999999999999999", "SELECT COUNT(*) FROM ORDERS WHERE QUANTITY > 99999999999999999999"),
+                q("how many products with a price under 20.5", "SELECT COUNT(*) FROM PRODUCTS WHERE PRICE < 20.5"),
                 // questions it should decline rather than guess
                 q("average rating by category", "SELECT CATEGORY, AVG(CAST(RATING AS DOUBLE PRECISION)) FROM PRODUCTS GROUP BY CATEGORY"),
                 q("which product sells best", "SELECT p.TITLE, SUM(o.QUANTITY)" + join + " GROUP BY p.TITLE ORDER BY 2 DESC LIMIT 1"),
