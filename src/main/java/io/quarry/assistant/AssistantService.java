@@ -9,16 +9,21 @@ import io.quarry.card.CardService;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
 import io.quarry.permission.DataPermissions;
-import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.run.QueryOutcome;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -44,20 +49,22 @@ public final class AssistantService {
     private final MetadataService metadata;
     private final DataPermissions permissions;
     private final QueryProcessor processor;
+    private final QueryRunner runner;
     private final CardService cards;
     private final AssistantSettings settings;
     private final ChatClient chat = new ChatClient();
     private final Clock clock;
 
     public AssistantService(Db db, io.quarry.setting.Settings settings, String encryptionSecretKey, DatabaseService databases,
-                            MetadataService metadata, DataPermissions permissions, QueryProcessor processor, CardService cards,
-                            Clock clock) {
+                            MetadataService metadata, DataPermissions permissions, QueryProcessor processor, QueryRunner runner,
+                            CardService cards, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.settings = AssistantSettings.register(settings, encryptionSecretKey);
         this.databases = Objects.requireNonNull(databases, "databases is null");
         this.metadata = Objects.requireNonNull(metadata, "metadata is null");
         this.permissions = Objects.requireNonNull(permissions, "permissions is null");
         this.processor = Objects.requireNonNull(processor, "processor is null");
+        this.runner = Objects.requireNonNull(runner, "runner is null");
         this.cards = Objects.requireNonNull(cards, "cards is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
@@ -316,32 +323,45 @@ public final class AssistantService {
     }
 
     /**
-     * Runs the query on its database with the caller's rights, reading nothing: a SELECT wrapped under {@code LIMIT 0},
-     * anything else stopped after its first row. Null when it ran, else the database's error.
+     * Runs the query through the query runner with the caller's rights, as {@code POST /api/dataset} would, reading
+     * nothing: a SELECT wrapped under {@code LIMIT 0}, anything else within the API's row limit. Null when it ran, else
+     * the database's (or the processor's) error.
      */
     private String check(Caller caller, Map<String, Object> datasetQuery, String sql) {
         @SuppressWarnings("unchecked")
         Map<String, Object> nativePart = new LinkedHashMap<>((Map<String, Object>) datasetQuery.get("native"));
         String text = (String) nativePart.get("query");
-        boolean select = sql.strip().toLowerCase(Locale.ROOT).startsWith("select") && text.equals(sql);
-        if (select) {
+        if (sql.strip().toLowerCase(Locale.ROOT).startsWith("select") && text.equals(sql)) {
             nativePart.put("query", "SELECT * FROM (\n" + text + "\n) assistant_check LIMIT 0");
         }
         Map<String, Object> checked = new LinkedHashMap<>(datasetQuery);
         checked.put("native", nativePart);
-        try {
-            QueryProcessor.Prepared prepared = processor.prepare(Json.MAPPER.valueToTree(checked), caller, QueryProcessor.Purpose.API);
-            QueryProcessor.Prepared oneRow = new QueryProcessor.Prepared(prepared.query(), prepared.database(), prepared.compiled(), 1);
-            try (QueryExecutor.Cursor cursor = processor.open(oneRow)) {
-                Objects.requireNonNull(cursor);
-            }
-            return null;
-        } catch (QueryFailure failure) {
-            if (failure.type() == QueryFailure.Type.MISSING_PERMISSIONS) {
-                throw ApiException.forbidden();
-            }
-            return failure.getMessage();
+        QueryOutcome outcome = runner.run(QueryRequest.adHoc(caller, Json.MAPPER.valueToTree(checked)));
+        if (outcome instanceof QueryOutcome.Failed failed) {
+            return refusedOrError(failed);
         }
+        QueryOutcome.Streamed streamed = (QueryOutcome.Streamed) outcome;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            streamed.body().writeTo(out);
+        } catch (QueryOutcome.FailedBeforeOutput failure) {
+            return refusedOrError(failure.failed());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            JsonNode result = Json.read(out.toString(StandardCharsets.UTF_8));
+            return "failed".equals(result.path("status").asText()) ? result.path("error").asText("The query failed.") : null;
+        } catch (IOException e) {
+            return "The query's result could not be read.";
+        }
+    }
+
+    private static String refusedOrError(QueryOutcome.Failed failed) {
+        if (failed.failure().type() == QueryFailure.Type.MISSING_PERMISSIONS) {
+            throw ApiException.forbidden();
+        }
+        return failed.failure().getMessage();
     }
 
     // --- over a model ----------------------------------------------------------------------------------------------

@@ -254,7 +254,7 @@ public final class Quarry implements AutoCloseable {
         // 9. The assistant: questions in plain language become queries, compiled by the query processor with the
         //    caller's rights (its language-model settings are registered here).
         assistant = new AssistantService(db, settings, config.encryptionSecretKey, databaseService, metadataModule.metadata(),
-                dataPermissions, queryModule.queryProcessor(), cards, clock);
+                dataPermissions, queryModule.queryProcessor(), queryRunner, cards, clock);
 
         users = userModule.users();
         sessions = authModule.sessions();
