@@ -77,6 +77,7 @@ class ModuleBordersTest {
             Map.entry("render", Set.of("card", "core", "qp", "setting", "web")),
             Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
                     "web")),
+            Map.entry("assistant", Set.of("appdb", "card", "core", "permission", "qp", "setting", "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

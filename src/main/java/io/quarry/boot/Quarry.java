@@ -6,6 +6,8 @@ import io.quarry.action.ActionService;
 import io.quarry.action.PublicActionThrottle;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
+import io.quarry.assistant.AssistantService;
+import io.quarry.assistant.FeedbackMapper;
 import io.quarry.auth.ApiKeyMapper;
 import io.quarry.auth.AuthModule;
 import io.quarry.auth.PasswordResetMapper;
@@ -123,7 +125,8 @@ public final class Quarry implements AutoCloseable {
             CollectionMapper.class, NotificationMapper.class,
             JobRunMapper.class,
             ActionMapper.class,
-            PersistedInfoMapper.class);
+            PersistedInfoMapper.class,
+            FeedbackMapper.class);
 
     // the kernel
     public final AppConfig config;
@@ -168,6 +171,7 @@ public final class Quarry implements AutoCloseable {
     public final ApiDocs apiDocs;
     public final CardRenderer cardRenderer;
     public final NotificationModule notificationModule;
+    public final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
     public final SessionService sessions;
@@ -290,15 +294,20 @@ public final class Quarry implements AutoCloseable {
         publicActionThrottle = new PublicActionThrottle(clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 
-        // 9. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
+        // 10. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
         cardRenderer = new CardRenderer();
 
-        // 10. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
+        // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
         //     and go out by email and through the outbound guard to webhooks.
         notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards, dashboards,
                 userModule.users(), queryRunner, cardRenderer, mailModule.mailer(), outboundHttp);
         unsubscribes = notificationModule.unsubscribes();
         clusterJobs.addSource(notificationModule.schedule());
+
+        // 12. The assistant: questions in plain language become queries, compiled by the query processor with the
+        //     caller's rights (its language-model settings are registered here).
+        assistant = new AssistantService(db, settings, config.encryptionSecretKey, databaseService, metadataModule.metadata(),
+                dataPermissions, queryModule.queryProcessor(), queryRunner, cards, clock);
 
         users = userModule.users();
         sessions = authModule.sessions();

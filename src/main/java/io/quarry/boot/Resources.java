@@ -90,6 +90,9 @@ public final class Resources {
             io.quarry.persistence.PersistResource.class,
             io.quarry.persistence.CardPersistResource.class,
             io.quarry.persistence.DatabasePersistResource.class,
+            io.quarry.assistant.AssistantResource.class,
+            io.quarry.assistant.AssistantResource.Metabot.class,
+            io.quarry.assistant.LlmResource.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 
