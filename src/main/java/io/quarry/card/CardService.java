@@ -59,6 +59,7 @@ public final class CardService implements Revertible {
     private final Clock clock;
     private final CollectionAccess access;
     private final Revisions revisions;
+    private final CardUsageWriter usage;
 
     /** Registers the upload settings. */
     public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
@@ -70,6 +71,7 @@ public final class CardService implements Revertible {
         this.access = requireNonNull(access, "access is null");
         this.revisions = requireNonNull(revisions, "revisions is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.usage = new CardUsageWriter(db, clock);
         CardUploads.register(settings);
     }
 
@@ -156,8 +158,17 @@ public final class CardService implements Revertible {
 
     // --- read ----------------------------------------------------------------------------------------------------
 
+    /** The stored card, with this instance's views not written yet counted in (its view count and last use). */
     public Card require(long id) {
-        return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
+        Card card = Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
+        CardUsageWriter.Pending pending = usage.pending(id);
+        if (pending != null) {
+            card.viewCount += (int) pending.views();
+            if (card.lastUsedAt == null || card.lastUsedAt.isBefore(pending.lastUsedAt())) {
+                card.lastUsedAt = pending.lastUsedAt();
+            }
+        }
+        return card;
     }
 
     /** 404 for a missing card, 403 unless the caller may read its collection. */
@@ -525,9 +536,22 @@ public final class CardService implements Revertible {
         return db.with(CardMapper.class, m -> m.countCardsOfDatabase(databaseId, type));
     }
 
-    /** Records that the card was viewed or run. */
+    /**
+     * Records that the card was viewed or run: counted in memory, written in the next batch of {@link CardUsageWriter}
+     * (off the request path).
+     */
     public void touch(long id) {
-        db.run(session -> session.getMapper(CardMapper.class).touchCard(id, OffsetDateTime.now(clock)));
+        usage.record(id);
+    }
+
+    /** Writes the views counted so far (the scheduler's periodic flush, a clean shutdown, tests). */
+    public int flushUsage() {
+        return usage.flush();
+    }
+
+    /** Closes the usage writer: the views counted so far are written. */
+    public void closeUsage() {
+        usage.close();
     }
 
     // --- views ---------------------------------------------------------------------------------------------------
