@@ -173,7 +173,7 @@ public final class Quarry implements AutoCloseable {
         // 1. The kernel: the application database (opened and migrated by the caller), settings, the scheduler and
         //    the pool registry.
         this.appDatabase = appDatabase;
-        db = new Db(appDatabase.sessionFactory(), appDatabase.status());
+        db = new Db(appDatabase.sessionFactory(), appDatabase.status(), appDatabase.cacheRevision());
         settings = new Settings(db, config);
         // Settings are listed in the order they are registered (GET /api/setting): core, auth, card uploads, drivers.
         Passwords passwords = new Passwords(config);

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.core.Caller;
 import io.quarry.core.EntityIds;
@@ -60,6 +61,8 @@ public final class CardService implements Revertible {
     private final CollectionAccess access;
     private final Revisions revisions;
     private final CardUsageWriter usage;
+    /** Stored cards as queries read them (never shown: their view counts are not kept current). */
+    private final RevisionCache<Long, Card> definitions;
 
     /** Registers the upload settings. */
     public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
@@ -72,6 +75,7 @@ public final class CardService implements Revertible {
         this.revisions = requireNonNull(revisions, "revisions is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.usage = new CardUsageWriter(db, clock);
+        this.definitions = db.cache(10_000);
         CardUploads.register(settings);
     }
 
@@ -174,6 +178,17 @@ public final class CardService implements Revertible {
     /** 404 for a missing card, 403 unless the caller may read its collection. */
     public Card requireReadable(long id, Caller caller) {
         Card card = require(id);
+        access.requireRead(caller, card.collectionId);
+        return card;
+    }
+
+    /**
+     * As {@link #requireReadable}, for running the card's query: the stored card comes from a cache that follows
+     * every change to cached data (its view count and last use may lag: a query does not show them). The card is
+     * shared between requests: read it, never change it.
+     */
+    public Card requireRunnable(long id, Caller caller) {
+        Card card = Checks.found(definitions.get(id, key -> db.with(CardMapper.class, m -> m.findCard(key))));
         access.requireRead(caller, card.collectionId);
         return card;
     }

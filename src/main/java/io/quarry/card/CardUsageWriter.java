@@ -36,6 +36,8 @@ public final class CardUsageWriter implements AutoCloseable {
     public CardUsageWriter(Db db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
+        // views are not what any cache holds: writing them must not empty the caches every second
+        db.writesNothingCached(CardMapper.class, "addCardViews");
     }
 
     /** Counts a view of the card, now. */
