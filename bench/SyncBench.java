@@ -1,7 +1,7 @@
 package io.quarry.sync;
 
-import io.quarry.boot.AppConfig;
 import io.quarry.boot.Quarry;
+import io.quarry.core.AppConfig;
 import io.quarry.sample.SampleDatabase;
 import io.quarry.warehouse.Database;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -91,19 +91,19 @@ public final class SyncBench {
                 SyncTargets.ensurePostgresEngine(quarry);
                 for (int i = 0; i < 2; i++) { // warm-up: JIT, pools, caches
                     Database warm = database(quarry, "warm-up " + i, details);
-                    quarry.schemaSync.sync(warm);
-                    quarry.schemaSync.sync(warm);
+                    quarry.syncModule.schemaSync().sync(warm);
+                    quarry.syncModule.schemaSync().sync(warm);
                 }
                 for (int i = 0; i < ROUNDS; i++) {
                     Database db = database(quarry, "bench " + i, details);
                     long t = System.nanoTime();
-                    summary = quarry.schemaSync.sync(db);
+                    summary = quarry.syncModule.schemaSync().sync(db);
                     firstSync.add(System.nanoTime() - t);
                     t = System.nanoTime();
-                    quarry.schemaSync.sync(db);
+                    quarry.syncModule.schemaSync().sync(db);
                     reSync.add(System.nanoTime() - t);
                     t = System.nanoTime();
-                    quarry.schemaSync.read(db);
+                    quarry.syncModule.schemaSync().read(db);
                     readOnly.add(System.nanoTime() - t);
                 }
 

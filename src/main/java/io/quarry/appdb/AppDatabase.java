@@ -49,6 +49,7 @@ public final class AppDatabase implements AutoCloseable {
     private final Timeouts timeouts;
     private final AppDatabaseStatus status = new AppDatabaseStatus();
     private final AppDatabaseHealth health;
+    private final CacheRevision cacheRevision;
 
     /**
      * How long Quarry waits on the application database. {@code connectSeconds}: to make a connection (TCP connect,
@@ -147,6 +148,9 @@ public final class AppDatabase implements AutoCloseable {
         for (Class<?> mapper : mappers) {
             configuration.addMapper(mapper);
         }
+        configuration.addMapper(CacheRevisionMapper.class);
+        cacheRevision = new CacheRevision(config.cacheRevisionCheckMillis);
+        configuration.addInterceptor(new RevisionBump(configuration, cacheRevision));
         sessionFactory = new SqlSessionFactoryBuilder().build(configuration);
         // Mapper XML parsing leaves a ThreadLocal on this thread; containers report it as a leak on undeploy.
         ErrorContext.instance().reset();
@@ -262,6 +266,11 @@ public final class AppDatabase implements AutoCloseable {
     }
 
     /** Whether the application database answers, with the outage logged once per outage. */
+    /** The revision of what the caches hold, bumped by every transaction that changes cached data. */
+    public CacheRevision cacheRevision() {
+        return cacheRevision;
+    }
+
     public AppDatabaseStatus status() {
         return status;
     }

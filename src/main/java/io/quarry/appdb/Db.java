@@ -11,14 +11,44 @@ import org.apache.ibatis.session.SqlSessionFactory;
 public final class Db {
     private final SqlSessionFactory factory;
     private final AppDatabaseStatus status;
+    private final CacheRevision cacheRevision;
 
     public Db(SqlSessionFactory factory) {
         this(factory, new AppDatabaseStatus());
     }
 
     public Db(SqlSessionFactory factory, AppDatabaseStatus status) {
+        this(factory, status, null);
+    }
+
+    /** {@code cacheRevision}: the revision {@link #cache caches} are checked against; null: nothing is cached. */
+    public Db(SqlSessionFactory factory, AppDatabaseStatus status, CacheRevision cacheRevision) {
         this.factory = factory;
         this.status = status;
+        this.cacheRevision = cacheRevision;
+        if (cacheRevision != null) {
+            cacheRevision.readFrom(this);
+        }
+    }
+
+    /**
+     * A cache of values read through this database, valid until a transaction changes cached data (on any instance
+     * sharing the database; see {@link CacheRevision}).
+     */
+    public <K, V> RevisionCache<K, V> cache(int maxEntries) {
+        return new RevisionCache<>(cacheRevision, maxEntries);
+    }
+
+    /**
+     * Declares a mapper statement a write of data no cache holds, frequent enough that counting it as a change would
+     * empty every cache all the time (see {@link CacheRevision#writesNothingCached}).
+     */
+    public void writesNothingCached(Class<?> mapper, String... methods) {
+        if (cacheRevision != null) {
+            for (String method : methods) {
+                cacheRevision.writesNothingCached(mapper, method);
+            }
+        }
     }
 
     /** Runs {@code work} in one transaction and returns its result. */

@@ -10,6 +10,9 @@ public interface SessionMapper {
     /** The user id of a session created after {@code notBefore}, or null. */
     Long findSessionUser(@Param("keyHash") String keyHash, @Param("notBefore") OffsetDateTime notBefore);
 
+    /** When the session began (null when there is none). */
+    OffsetDateTime findSessionStart(@Param("keyHash") String keyHash);
+
     int deleteSession(@Param("keyHash") String keyHash);
 
     int deleteSessionsOfUser(@Param("userId") long userId);

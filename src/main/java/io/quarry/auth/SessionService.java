@@ -1,6 +1,7 @@
 package io.quarry.auth;
 
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.core.AppConfig;
 import io.quarry.setting.Settings;
 import io.quarry.user.User;
@@ -32,6 +33,12 @@ public final class SessionService {
     private final boolean throttled;
     private final Throttle byUsername;
     private final Throttle byIp;
+    /** Session hash → its user and start (null: no such session), until sessions or users change. */
+    private final RevisionCache<String, Live> live;
+
+    /** A session as cached: the user it belongs to (null when inactive) and when it began. */
+    private record Live(User user, OffsetDateTime createdAt) {
+    }
 
     public SessionService(Db db, Settings settings, AppConfig config, Clock clock) {
         this.db = db;
@@ -41,6 +48,7 @@ public final class SessionService {
         this.throttled = !config.sessionThrottleDisabled;
         this.byUsername = new Throttle("username", 10, Duration.ofHours(1).toMillis(), clock);
         this.byIp = new Throttle("username", 50, Duration.ofHours(1).toMillis(), clock);
+        this.live = db.cache(10_000);
     }
 
     public Duration maxAge() {
@@ -101,14 +109,19 @@ public final class SessionService {
             return null;
         }
         OffsetDateTime notBefore = OffsetDateTime.now(clock).minus(maxAge);
-        return db.tx(session -> {
-            Long userId = session.getMapper(SessionMapper.class).findSessionUser(hash(key), notBefore);
+        // read once per change of the application database's cached data (a sign-in, a sign-out, a user's change...),
+        // not on every request; the age is checked on every use
+        Live found = live.get(hash(key), hash -> db.tx(session -> {
+            SessionMapper sessions = session.getMapper(SessionMapper.class);
+            OffsetDateTime createdAt = sessions.findSessionStart(hash);
+            Long userId = createdAt == null ? null : sessions.findSessionUser(hash, notBefore);
             if (userId == null) {
                 return null;
             }
             User user = session.getMapper(UserMapper.class).findUser(userId);
-            return user != null && user.isActive ? user : null;
-        });
+            return new Live(user != null && user.isActive ? user : null, createdAt);
+        }));
+        return found == null || !found.createdAt().isAfter(notBefore) ? null : found.user();
     }
 
     /** Ends a session; false when there was none. */

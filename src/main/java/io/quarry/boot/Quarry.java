@@ -203,7 +203,7 @@ public final class Quarry implements AutoCloseable {
         // 1. The kernel: the application database (opened and migrated by the caller), settings, the scheduler and
         //    the pool registry.
         this.appDatabase = appDatabase;
-        db = new Db(appDatabase.sessionFactory(), appDatabase.status());
+        db = new Db(appDatabase.sessionFactory(), appDatabase.status(), appDatabase.cacheRevision());
         settings = new Settings(db, config);
         // Settings are listed in the order they are registered (GET /api/setting): core, auth, card uploads, drivers.
         Passwords passwords = new Passwords(config);
@@ -236,7 +236,7 @@ public final class Quarry implements AutoCloseable {
 
         // 4. Warehouses: connections, sync (it reads their schemas), then metadata (it starts syncs).
         warehouseModule = WarehouseModule.create(config, clock, db, connectionPools,
-                () -> DriverSettings.connectionTimeoutMillis(settings),
+                () -> DriverSettings.connectionTimeoutMillis(settings), () -> DriverSettings.maxPoolSize(settings),
                 (session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         DatabaseService databaseService = warehouseModule.databases();
         syncModule = SyncModule.create(clock, db, databaseService, warehouseModule.databasePools(), scheduler,
@@ -332,6 +332,8 @@ public final class Quarry implements AutoCloseable {
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
         every(Duration.ofHours(6), "query cache purge", () -> queryModule.queryCache().purgeOlderThan(Duration.ofDays(31)));
         every(Duration.ofHours(1), "session purge", authModule.sessions()::purgeExpired);
+        // cards' views and last use, counted in memory by the queries, written in batches (and at close)
+        every(Duration.ofMillis(config.usageFlushIntervalMillis), "card usage", cards::flushUsage);
     }
 
     /**
@@ -379,6 +381,8 @@ public final class Quarry implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // after the scheduler (no flush runs concurrently), before the application database goes
+        cards.closeUsage();
         appDatabase.close();
     }
 

@@ -16,7 +16,8 @@ public interface CardMapper {
     /** Cards of a type ({@code question}, {@code model}, {@code metric}) on a database, archived ones excluded. */
     long countCardsOfDatabase(@Param("databaseId") long databaseId, @Param("type") String type);
 
-    int touchCard(@Param("id") long id, @Param("at") OffsetDateTime at);
+    /** Adds views to a card and moves its last use forward to {@code at} (never back). */
+    int addCardViews(@Param("id") long id, @Param("views") long views, @Param("at") OffsetDateTime at);
 
     /** Writes every mutable column of the card. */
     int updateCard(Card card);

@@ -220,7 +220,7 @@ public final class CardResource {
         body.optPosInt("dashboard_id");
         body.optBool("collection_preview");
         body.throwIfInvalid();
-        Card card = cards.requireReadable(id.value(), caller);
+        Card card = cards.requireRunnable(id.value(), caller);
         return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache)));
     }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.core.Caller;
 import io.quarry.core.EntityIds;
@@ -65,6 +66,9 @@ public final class CardService implements Revertible {
     public interface Persisted {
         boolean isPersisted(long cardId);
     }
+    private final CardUsageWriter usage;
+    /** Stored cards as queries read them (never shown: their view counts are not kept current). */
+    private final RevisionCache<Long, Card> definitions;
 
     /** Registers the upload settings. */
     public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
@@ -77,6 +81,8 @@ public final class CardService implements Revertible {
         this.revisions = requireNonNull(revisions, "revisions is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.persisted = requireNonNull(persisted, "persisted is null");
+        this.usage = new CardUsageWriter(db, clock);
+        this.definitions = db.cache(10_000);
         CardUploads.register(settings);
     }
 
@@ -163,13 +169,33 @@ public final class CardService implements Revertible {
 
     // --- read ----------------------------------------------------------------------------------------------------
 
+    /** The stored card, with this instance's views not written yet counted in (its view count and last use). */
     public Card require(long id) {
-        return Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
+        Card card = Checks.found(db.with(CardMapper.class, m -> m.findCard(id)));
+        CardUsageWriter.Pending pending = usage.pending(id);
+        if (pending != null) {
+            card.viewCount += (int) pending.views();
+            if (card.lastUsedAt == null || card.lastUsedAt.isBefore(pending.lastUsedAt())) {
+                card.lastUsedAt = pending.lastUsedAt();
+            }
+        }
+        return card;
     }
 
     /** 404 for a missing card, 403 unless the caller may read its collection. */
     public Card requireReadable(long id, Caller caller) {
         Card card = require(id);
+        access.requireRead(caller, card.collectionId);
+        return card;
+    }
+
+    /**
+     * As {@link #requireReadable}, for running the card's query: the stored card comes from a cache that follows
+     * every change to cached data (its view count and last use may lag: a query does not show them). The card is
+     * shared between requests: read it, never change it.
+     */
+    public Card requireRunnable(long id, Caller caller) {
+        Card card = Checks.found(definitions.get(id, key -> db.with(CardMapper.class, m -> m.findCard(key))));
         access.requireRead(caller, card.collectionId);
         return card;
     }
@@ -532,9 +558,22 @@ public final class CardService implements Revertible {
         return db.with(CardMapper.class, m -> m.countCardsOfDatabase(databaseId, type));
     }
 
-    /** Records that the card was viewed or run. */
+    /**
+     * Records that the card was viewed or run: counted in memory, written in the next batch of {@link CardUsageWriter}
+     * (off the request path).
+     */
     public void touch(long id) {
-        db.run(session -> session.getMapper(CardMapper.class).touchCard(id, OffsetDateTime.now(clock)));
+        usage.record(id);
+    }
+
+    /** Writes the views counted so far (the scheduler's periodic flush, a clean shutdown, tests). */
+    public int flushUsage() {
+        return usage.flush();
+    }
+
+    /** Closes the usage writer: the views counted so far are written. */
+    public void closeUsage() {
+        usage.close();
     }
 
     // --- views ---------------------------------------------------------------------------------------------------

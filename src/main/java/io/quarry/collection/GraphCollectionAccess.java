@@ -1,6 +1,7 @@
 package io.quarry.collection;
 
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionPermissionMapper.Grant;
 import io.quarry.core.Caller;
 import java.util.HashMap;
@@ -21,10 +22,16 @@ public final class GraphCollectionAccess implements CollectionAccess {
 
     private final Db db;
     private final Trash trash;
+    /** A user's level on a collection (or on the root of a namespace), until the permission graph or content changes. */
+    private final RevisionCache<LevelKey, Level> levels;
+
+    private record LevelKey(long userId, Long collectionId, String rootNamespace) {
+    }
 
     public GraphCollectionAccess(Db db) {
         this.db = db;
         this.trash = new Trash(db);
+        this.levels = db.cache(10_000);
     }
 
     @Override
@@ -44,6 +51,10 @@ public final class GraphCollectionAccess implements CollectionAccess {
         }
         // one collection: its own placement and grants (indexed look-ups), not visible()'s pass over every collection
         long userId = caller.id();
+        return levels.get(new LevelKey(userId, collectionId, null), key -> levelOf(userId, collectionId));
+    }
+
+    private Level levelOf(long userId, long collectionId) {
         return db.tx(session -> {
             CollectionPermissionMapper mapper = session.getMapper(CollectionPermissionMapper.class);
             CollectionPermissionMapper.Placed c = mapper.placed(collectionId);
@@ -76,8 +87,12 @@ public final class GraphCollectionAccess implements CollectionAccess {
             return Level.WRITE;
         }
         String wanted = normalizeNamespace(namespace);
+        return levels.get(new LevelKey(caller.id(), null, wanted == null ? "" : "ns:" + wanted), key -> rootLevelOf(key.userId(), wanted));
+    }
+
+    private Level rootLevelOf(long userId, String wanted) {
         Level best = Level.NONE;
-        for (Grant grant : db.with(CollectionPermissionMapper.class, m -> m.grantsOfUser(caller.id()))) {
+        for (Grant grant : db.with(CollectionPermissionMapper.class, m -> m.grantsOfUser(userId))) {
             if (grant.collectionId() == null && java.util.Objects.equals(normalizeNamespace(grant.namespace()), wanted)) {
                 best = max(best, "write".equals(grant.perm()) ? Level.WRITE : Level.READ);
             }

@@ -51,6 +51,19 @@ public final class AppConfig {
      * keeping one request's tree well under 100 MB of heap. CSV uploads (multipart) have their own limit in web.xml.
      */
     public final long maxRequestBodyBytes;
+    /**
+     * How often cards' view counts and last use, counted in memory by the queries, are written to the application
+     * database, in milliseconds ({@code MB_USAGE_FLUSH_INTERVAL_MS}, Quarry's own key; 1 second). They are also written
+     * when Quarry stops cleanly.
+     */
+    public final long usageFlushIntervalMillis;
+    /**
+     * How often, at most, an instance looks at the application database's cache revision to learn of changes another
+     * instance made (sessions, users, settings, permissions, databases), in milliseconds
+     * ({@code MB_CACHE_REVISION_CHECK_INTERVAL_MS}, Quarry's own key; 1 second; 0 checks on every cached read).
+     * Changes made by this instance are seen at once.
+     */
+    public final long cacheRevisionCheckMillis;
 
     public AppConfig(Function<String, String> source) {
         this.source = source;
@@ -111,6 +124,14 @@ public final class AppConfig {
         maxRequestBodyBytes = parseLong(get("MB_MAX_REQUEST_BODY_BYTES"), 16L * 1024 * 1024);
         if (maxRequestBodyBytes <= 0) {
             throw new IllegalStateException("MB_MAX_REQUEST_BODY_BYTES must be a positive number of bytes");
+        }
+        usageFlushIntervalMillis = parseLong(get("MB_USAGE_FLUSH_INTERVAL_MS"), 1000);
+        if (usageFlushIntervalMillis <= 0) {
+            throw new IllegalStateException("MB_USAGE_FLUSH_INTERVAL_MS must be a positive number of milliseconds");
+        }
+        cacheRevisionCheckMillis = parseLong(get("MB_CACHE_REVISION_CHECK_INTERVAL_MS"), 1000);
+        if (cacheRevisionCheckMillis < 0) {
+            throw new IllegalStateException("MB_CACHE_REVISION_CHECK_INTERVAL_MS must be 0 or a positive number of milliseconds");
         }
     }
 

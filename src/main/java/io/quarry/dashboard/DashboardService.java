@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.core.Caller;
@@ -42,6 +43,7 @@ public final class DashboardService implements Revertible {
     static final String CURATE = "You do not have curate permissions for this Collection.";
 
     private final Db db;
+    private final RevisionCache<List<Long>, Placed> placements;
     private final CollectionAccess access;
     private final Revisions revisions;
     private final Settings settings;
@@ -49,6 +51,7 @@ public final class DashboardService implements Revertible {
 
     public DashboardService(Db db, CollectionAccess access, Revisions revisions, Settings settings, Clock clock) {
         this.db = db;
+        this.placements = db.cache(10_000);
         this.access = access;
         this.revisions = revisions;
         this.settings = settings;
@@ -737,78 +740,90 @@ public final class DashboardService implements Revertible {
 
     private CardRun cardRun(Caller caller, long dashboardId, long dashcardId, long cardId, JsonNode parameters,
                             boolean checked) {
-        return db.tx(session -> {
+        Placed placed = placements.get(List.of(dashboardId, dashcardId, cardId), key -> db.tx(session -> {
             DashboardMapper m = session.getMapper(DashboardMapper.class);
-            Dashboard d = checked ? readable(session, caller, dashboardId)
-                    : Checks.found(session.getMapper(DashboardMapper.class).findDashboard(dashboardId));
-            Dashcard dc = m.findDashcard(dashcardId);
-            if (dc == null || dc.dashboardId != dashboardId) {
-                throw ApiException.notFound();
+            Dashboard found = m.findDashboard(dashboardId);
+            Dashcard dashcard = found == null ? null : m.findDashcard(dashcardId);
+            if (dashcard == null || dashcard.dashboardId != dashboardId) {
+                return new Placed(found, null, null);
             }
-            boolean onCard = Objects.equals(dc.cardId, cardId)
+            boolean onCard = Objects.equals(dashcard.cardId, cardId)
                     || m.seriesOfDashboard(dashboardId).stream().anyMatch(s -> s.dashboardcardId == dashcardId && s.cardId == cardId);
-            if (!onCard) {
-                throw ApiException.notFound();
+            return new Placed(found, dashcard, onCard ? m.findCard(cardId) : null);
+        }));
+        Dashboard d = Checks.found(placed.dashboard());
+        if (checked) {
+            Checks.permitted(access.canRead(caller, d.collectionId));
+        }
+        Dashcard dc = placed.dashcard();
+        if (dc == null) {
+            throw ApiException.notFound();
+        }
+        CardRow card = Checks.found(placed.card());
+        if (checked) {
+            Checks.permitted(access.canRead(caller, card.collectionId));
+        } else if (card.archived) {
+            throw ApiException.notFound();
+        }
+        ObjectNode request = (ObjectNode) parse(card.datasetQuery);
+        ArrayNode resolved = Json.MAPPER.createArrayNode();
+        Map<String, JsonNode> dashboardParams = new HashMap<>();
+        JsonNode declared = parse(d.parameters);
+        if (declared != null) {
+            for (JsonNode p : declared) {
+                dashboardParams.put(p.path("id").asText(), p);
             }
-            CardRow card = Checks.found(m.findCard(cardId));
-            if (checked) {
-                Checks.permitted(access.canRead(caller, card.collectionId));
-            } else if (card.archived) {
-                throw ApiException.notFound();
-            }
-            ObjectNode request = (ObjectNode) parse(card.datasetQuery);
-            ArrayNode resolved = Json.MAPPER.createArrayNode();
-            Map<String, JsonNode> dashboardParams = new HashMap<>();
-            JsonNode declared = parse(d.parameters);
-            if (declared != null) {
-                for (JsonNode p : declared) {
-                    dashboardParams.put(p.path("id").asText(), p);
+        }
+        JsonNode mappings = parse(dc.parameterMappings);
+        if (parameters != null && parameters.isArray()) {
+            for (JsonNode p : parameters) {
+                String pid = p.path("id").asText();
+                JsonNode declaredParam = dashboardParams.get(pid);
+                if (declaredParam == null) {
+                    throw new ApiException(400, "Dashboard does not have a parameter with ID \"" + pid + "\".",
+                            Map.of("message", "Dashboard does not have a parameter with ID \"" + pid + "\".",
+                                    "type", "invalid-parameter"));
                 }
-            }
-            JsonNode mappings = parse(dc.parameterMappings);
-            if (parameters != null && parameters.isArray()) {
-                for (JsonNode p : parameters) {
-                    String pid = p.path("id").asText();
-                    JsonNode declaredParam = dashboardParams.get(pid);
-                    if (declaredParam == null) {
-                        throw new ApiException(400, "Dashboard does not have a parameter with ID \"" + pid + "\".",
-                                Map.of("message", "Dashboard does not have a parameter with ID \"" + pid + "\".",
-                                        "type", "invalid-parameter"));
-                    }
-                    JsonNode target = null;
-                    if (mappings != null) {
-                        for (JsonNode mapping : mappings) {
-                            if (pid.equals(mapping.path("parameter_id").asText())
-                                    && (!mapping.hasNonNull("card_id") || mapping.path("card_id").asLong() == cardId)) {
-                                target = mapping.get("target");
-                                break;
-                            }
+                JsonNode target = null;
+                if (mappings != null) {
+                    for (JsonNode mapping : mappings) {
+                        if (pid.equals(mapping.path("parameter_id").asText())
+                                && (!mapping.hasNonNull("card_id") || mapping.path("card_id").asLong() == cardId)) {
+                            target = mapping.get("target");
+                            break;
                         }
                     }
-                    if (target == null) {
-                        continue;
-                    }
-                    ObjectNode param = Json.object();
-                    String type = p.hasNonNull("type") ? p.get("type").asText() : declaredParam.path("type").asText();
-                    param.put("type", type);
-                    p.fields().forEachRemaining(e -> {
-                        if (!e.getKey().equals("default")) {
-                            param.set(e.getKey(), e.getValue());
-                        }
-                    });
-                    JsonNode value = p.get("value");
-                    if (value != null && !value.isNull() && !value.isArray() && isOperator(type)
-                            && !(value.isTextual() && value.asText().isBlank())) {
-                        param.set("value", Json.MAPPER.createArrayNode().add(value));
-                    }
-                    param.put("id", pid);
-                    param.set("target", target);
-                    resolved.add(param);
                 }
+                if (target == null) {
+                    continue;
+                }
+                ObjectNode param = Json.object();
+                String type = p.hasNonNull("type") ? p.get("type").asText() : declaredParam.path("type").asText();
+                param.put("type", type);
+                p.fields().forEachRemaining(e -> {
+                    if (!e.getKey().equals("default")) {
+                        param.set(e.getKey(), e.getValue());
+                    }
+                });
+                JsonNode value = p.get("value");
+                if (value != null && !value.isNull() && !value.isArray() && isOperator(type)
+                        && !(value.isTextual() && value.asText().isBlank())) {
+                    param.set("value", Json.MAPPER.createArrayNode().add(value));
+                }
+                param.put("id", pid);
+                param.set("target", target);
+                resolved.add(param);
             }
-            request.set("parameters", resolved);
-            return new CardRun(card, request);
-        });
+        }
+        request.set("parameters", resolved);
+        return new CardRun(card, request);
+    }
+
+    /**
+     * A dashcard's dashboard, dashcard and card as a dashcard query finds them (null where missing, the card null too
+     * when it is not on the dashcard), cached until anything cached changes: shared, never changed.
+     */
+    private record Placed(Dashboard dashboard, Dashcard dashcard, CardRow card) {
     }
 
     private static boolean isOperator(String type) {

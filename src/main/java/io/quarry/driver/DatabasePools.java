@@ -4,10 +4,19 @@ import io.quarry.appdb.PoolStats;
 import io.quarry.core.ConnectionPools;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
+import javax.management.ObjectName;
+import javax.sql.DataSource;
 import org.apache.commons.dbcp2.BasicDataSource;
+import org.apache.commons.dbcp2.ConnectionFactory;
+import org.apache.commons.dbcp2.PoolableConnection;
+import org.apache.commons.dbcp2.PoolableConnectionFactory;
+import org.apache.commons.pool2.PooledObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,19 +24,39 @@ import org.slf4j.LoggerFactory;
  * One commons-dbcp2 pool per connected database, created on first use. A pool remembers the connection spec it was
  * built from: when a database's details change, the next use closes the old pool and builds a new one. Pools are
  * closed when their database is deleted and when Quarry stops.
+ *
+ * <p>Sized and kept warm for load, as Metabase's c3p0 pools: up to {@code jdbc-data-warehouse-max-connection-pool-size}
+ * connections (15 by default), all of which stay open when returned (a connection closed on return is a database
+ * backend forked again for the next burst); a borrowed connection is validated only when it sat idle for more than
+ * {@link #VALIDATE_AFTER_IDLE} (one just returned is known good); and borrowing takes no lock of this class or of
+ * dbcp2's data source.
  */
 public final class DatabasePools implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DatabasePools.class);
 
+    /** Metabase's default {@code jdbc-data-warehouse-max-connection-pool-size}. */
+    public static final int DEFAULT_MAX_POOL_SIZE = 15;
+    /** A connection idle for longer than this is validated when borrowed (HikariCP's default bypass window). */
+    static final Duration VALIDATE_AFTER_IDLE = Duration.ofMillis(500);
+
     private final ConnectionPools registry;
     private final int readTimeoutSeconds;
+    private final IntSupplier maxPoolSize;
     private final Map<Long, Pool> pools = new ConcurrentHashMap<>();
 
-    private record Pool(Driver.ConnectionSpec spec, BasicDataSource dataSource) {
+    /** {@code properties}: the spec's properties as an immutable map, compared without locking the shared Hashtable. */
+    private record Pool(String driverClass, String url, Map<Object, Object> properties, WarmDataSource dataSource) {
+        boolean builtFrom(Driver.ConnectionSpec spec) {
+            return driverClass.equals(spec.driverClass()) && url.equals(spec.url()) && properties.equals(copy(spec.properties()));
+        }
     }
 
     public DatabasePools(ConnectionPools registry) {
         this(registry, 0);
+    }
+
+    public DatabasePools(ConnectionPools registry, int queryTimeoutSeconds) {
+        this(registry, queryTimeoutSeconds, () -> DEFAULT_MAX_POOL_SIZE);
     }
 
     /**
@@ -35,9 +64,14 @@ public final class DatabasePools implements AutoCloseable {
      * longer than {@link #readTimeoutSeconds(int) that plus a margin} is given up (a frozen server or network),
      * while a legitimately long query is cancelled by its own timeout first. 0: no read timeout.
      */
-    public DatabasePools(ConnectionPools registry, int queryTimeoutSeconds) {
+    /**
+     * As {@link #DatabasePools(ConnectionPools, int)}; {@code maxPoolSize}: the pool size (read when a pool is built,
+     * the {@code jdbc-data-warehouse-max-connection-pool-size} setting).
+     */
+    public DatabasePools(ConnectionPools registry, int queryTimeoutSeconds, IntSupplier maxPoolSize) {
         this.registry = registry;
         this.readTimeoutSeconds = queryTimeoutSeconds <= 0 ? 0 : readTimeoutSeconds(queryTimeoutSeconds);
+        this.maxPoolSize = maxPoolSize;
     }
 
     /**
@@ -55,46 +89,49 @@ public final class DatabasePools implements AutoCloseable {
 
     private Pool pool(long databaseId, Driver.ConnectionSpec spec) {
         Pool current = pools.get(databaseId);
-        if (current != null && sameSpec(current.spec(), spec)) {
+        if (current != null && current.builtFrom(spec)) {
             return current;
         }
         synchronized (this) {
             current = pools.get(databaseId);
-            if (current != null && sameSpec(current.spec(), spec)) {
+            if (current != null && current.builtFrom(spec)) {
                 return current;
             }
             if (current != null) {
                 closeQuietly(databaseId, current);
             }
-            Pool created = new Pool(spec, build(spec));
+            Pool created = new Pool(spec.driverClass(), spec.url(), copy(spec.properties()), build(spec));
             pools.put(databaseId, created);
             registry.register(poolName(databaseId), () -> PoolStats.of(created.dataSource()));
             return created;
         }
     }
 
-    private static boolean sameSpec(Driver.ConnectionSpec a, Driver.ConnectionSpec b) {
-        return a.driverClass().equals(b.driverClass()) && a.url().equals(b.url()) && Objects.equals(a.properties(), b.properties());
+    private static Map<Object, Object> copy(Properties properties) {
+        return properties == null ? Map.of() : Map.copyOf(properties);
     }
 
-    private BasicDataSource build(Driver.ConnectionSpec spec) {
-        BasicDataSource ds = new BasicDataSource();
+    private WarmDataSource build(Driver.ConnectionSpec spec) {
+        WarmDataSource ds = new WarmDataSource();
         ds.setDriverClassName(spec.driverClass());
         ds.setDriverClassLoader(DatabasePools.class.getClassLoader());
         ds.setUrl(spec.url());
         readTimeout(spec).forEach((k, v) -> ds.addConnectionProperty(k, v));
         spec.properties().forEach((k, v) -> ds.addConnectionProperty(k.toString(), v.toString()));
-        // Borrowing validates the connection: bounded, so that a frozen server fails the borrow instead of hanging it.
-        ds.setValidationQueryTimeout(java.time.Duration.ofSeconds(5));
-        ds.setMaxTotal(15);
-        ds.setMaxIdle(5);
+        // Borrowing a connection that sat idle validates it: bounded, so that a frozen server fails the borrow instead
+        // of hanging it.
+        ds.setValidationQueryTimeout(Duration.ofSeconds(5));
+        int size = Math.max(1, maxPoolSize.getAsInt());
+        ds.setMaxTotal(size);
+        // idle = total: a returned connection stays open for the next query instead of being closed and forked again
+        ds.setMaxIdle(size);
         ds.setMinIdle(0);
-        ds.setMaxWait(java.time.Duration.ofSeconds(30));
+        ds.setMaxWait(Duration.ofSeconds(30));
         ds.setTestOnBorrow(true);
         ds.setDefaultAutoCommit(true);
         // Idle connections to users' databases are let go after a while: they may be far away and costly.
-        ds.setDurationBetweenEvictionRuns(java.time.Duration.ofMinutes(1));
-        ds.setMinEvictableIdle(java.time.Duration.ofMinutes(5));
+        ds.setDurationBetweenEvictionRuns(Duration.ofMinutes(1));
+        ds.setMinEvictableIdle(Duration.ofMinutes(5));
         return ds;
     }
 
@@ -140,6 +177,82 @@ public final class DatabasePools implements AutoCloseable {
 
     private static String poolName(long databaseId) {
         return "db-" + databaseId;
+    }
+
+    /**
+     * A dbcp2 data source whose borrow path takes no monitor ({@link BasicDataSource#getConnection()} enters the
+     * synchronized {@code createDataSource} on every call) and whose borrow-time validation is skipped for a connection
+     * returned less than {@link #VALIDATE_AFTER_IDLE} ago.
+     */
+    static final class WarmDataSource extends BasicDataSource {
+        private volatile DataSource ready;
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            DataSource pool = ready;
+            if (pool == null) {
+                pool = createDataSource();
+                ready = pool;
+            }
+            return pool.getConnection();
+        }
+
+        @Override
+        public synchronized void close() throws SQLException {
+            ready = null;
+            super.close();
+        }
+
+        @Override
+        protected PoolableConnectionFactory createPoolableConnectionFactory(ConnectionFactory driverFactory) throws SQLException {
+            PoolableConnectionFactory configured = super.createPoolableConnectionFactory(driverFactory);
+            IdleValidatingFactory factory = new IdleValidatingFactory(driverFactory, configured.getDataSourceJmxName());
+            factory.setValidationQuery(configured.getValidationQuery());
+            factory.setValidationQueryTimeout(configured.getValidationQueryTimeoutDuration());
+            factory.setConnectionInitSql(configured.getConnectionInitSqls());
+            factory.setDefaultReadOnly(configured.getDefaultReadOnly());
+            factory.setDefaultAutoCommit(configured.getDefaultAutoCommit());
+            factory.setDefaultTransactionIsolation(configured.getDefaultTransactionIsolation());
+            factory.setDefaultCatalog(configured.getDefaultCatalog());
+            factory.setDefaultSchema(configured.getDefaultSchema());
+            factory.setCacheState(configured.getCacheState());
+            factory.setPoolStatements(configured.getPoolStatements());
+            factory.setMaxConn(configured.getMaxConnDuration());
+            factory.setRollbackOnReturn(configured.isRollbackOnReturn());
+            factory.setAutoCommitOnReturn(configured.isAutoCommitOnReturn());
+            factory.setDefaultQueryTimeout(configured.getDefaultQueryTimeoutDuration());
+            factory.setFastFailValidation(configured.isFastFailValidation());
+            factory.setDisconnectionSqlCodes(configured.getDisconnectionSqlCodes());
+            factory.setDisconnectionIgnoreSqlCodes(configured.getDisconnectionIgnoreSqlCodes());
+            return factory;
+        }
+    }
+
+    /**
+     * Validates a connection on borrow only when it was returned more than {@link #VALIDATE_AFTER_IDLE} ago; one the
+     * driver has closed (after a broken link) is never handed out.
+     */
+    static final class IdleValidatingFactory extends PoolableConnectionFactory {
+        IdleValidatingFactory(ConnectionFactory connectionFactory, ObjectName jmxName) {
+            super(connectionFactory, jmxName);
+        }
+
+        @Override
+        public boolean validateObject(PooledObject<PoolableConnection> pooled) {
+            if (recentlyReturned(pooled.getLastReturnInstant(), Instant.now())) {
+                try {
+                    Connection raw = pooled.getObject().getInnermostDelegateInternal();
+                    return raw != null && !raw.isClosed();
+                } catch (SQLException e) {
+                    return false;
+                }
+            }
+            return super.validateObject(pooled);
+        }
+    }
+
+    static boolean recentlyReturned(Instant lastReturn, Instant now) {
+        return lastReturn != null && !lastReturn.equals(Instant.EPOCH) && lastReturn.isAfter(now.minus(VALIDATE_AFTER_IDLE));
     }
 
     @Override

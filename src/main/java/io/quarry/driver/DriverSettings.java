@@ -22,7 +22,18 @@ public final class DriverSettings {
                 Setting.of("engines", JSON).visibility(PUBLIC).computed(drivers::describe).build(),
                 Setting.of("db-connection-timeout-ms", INTEGER).visibility(INTERNAL).defaultValue(DEFAULT_CONNECTION_TIMEOUT_MS)
                         .description("How long a connection test may take, in milliseconds "
-                                + "(MB_DB_CONNECTION_TIMEOUT_MS).").build());
+                                + "(MB_DB_CONNECTION_TIMEOUT_MS).").build(),
+                Setting.of("jdbc-data-warehouse-max-connection-pool-size", INTEGER).visibility(INTERNAL)
+                        .defaultValue((long) DatabasePools.DEFAULT_MAX_POOL_SIZE)
+                        .description("Maximum size of the connection pool of each connected database "
+                                + "(MB_JDBC_DATA_WAREHOUSE_MAX_CONNECTION_POOL_SIZE); a changed size applies to pools built after "
+                                + "the change.").build());
+    }
+
+    /** The configured size of a connected database's pool; Metabase's 15 when unset or not positive. */
+    public static int maxPoolSize(Settings settings) {
+        Long value = settings.integer("jdbc-data-warehouse-max-connection-pool-size");
+        return value == null || value <= 0 ? DatabasePools.DEFAULT_MAX_POOL_SIZE : (int) Math.min(value, 1000);
     }
 
     /** The configured connection-test timeout. */

@@ -1,6 +1,7 @@
 package io.quarry.permission;
 
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.web.error.ApiException;
 import io.quarry.core.Caller;
 import java.util.HashMap;
@@ -72,9 +73,12 @@ public final class DataPermissions {
     }
 
     private final Db db;
+    /** A user's access to one database, until the permission graph (or anything cached) changes. */
+    private final RevisionCache<List<Long>, Access> accessCache;
 
     public DataPermissions(Db db) {
         this.db = db;
+        this.accessCache = db.cache(10_000);
     }
 
     // --- what a caller may do -------------------------------------------------------------------------------------
@@ -86,8 +90,8 @@ public final class DataPermissions {
         if (caller.superuser()) {
             return Access.FULL;
         }
-        List<DataPermissionMapper.Row> rows = db.with(DataPermissionMapper.class, m -> m.rowsOfUser(caller.id(), dbId));
-        return coalesce(rows);
+        return accessCache.get(List.of(caller.id(), dbId),
+                key -> coalesce(db.with(DataPermissionMapper.class, m -> m.rowsOfUser(key.get(0), key.get(1)))));
     }
 
     /** The caller's access to every database at once (databases without any row map to no access). */

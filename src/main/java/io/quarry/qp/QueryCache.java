@@ -38,6 +38,8 @@ public final class QueryCache {
 
     public QueryCache(Db db, Clock clock) {
         this.db = db;
+        // cached results are not what the application database's caches hold: storing one changes none of them
+        db.writesNothingCached(QueryCacheMapper.class, "updateCachedResult", "insertCachedResult", "deleteCachedResultsBefore");
         this.clock = clock;
     }
 

@@ -319,7 +319,7 @@ public final class QueryProcessor {
     /** Normalises the request and finds its database; a missing database is an invalid query. */
     public Resolved resolve(JsonNode request) {
         Query query = onSourceCardDatabase(QueryNormalizer.normalize(request));
-        Database database = databases.find(query.databaseId());
+        Database database = databases.findShared(query.databaseId());
         if (database == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
         }

@@ -3,6 +3,7 @@ package io.quarry.setting;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.core.AppConfig;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
@@ -29,7 +30,8 @@ import org.apache.ibatis.session.SqlSession;
 /**
  * The setting registry and store. A setting's value is, in order of precedence: the caller's own value (user-local
  * settings), the environment ({@code MB_<KEY>}), the application database, then the default — as in Metabase.
- * Values are read from the database on each use so that every instance sharing it agrees.
+ * Stored values are cached until the application database's cached data changes ({@link io.quarry.appdb.CacheRevision}):
+ * every instance sharing it agrees within the revision check interval, and at once with its own writes.
  */
 public final class Settings {
     private static final String OBFUSCATION = "**********";
@@ -37,10 +39,13 @@ public final class Settings {
     private final Map<String, Setting> registry = new LinkedHashMap<>();
     private final Db db;
     private final AppConfig config;
+    /** Key → stored text (null: not stored); the empty key → every stored value. */
+    private final RevisionCache<String, Object> cache;
 
     public Settings(Db db, AppConfig config) {
         this.db = db;
         this.config = config;
+        this.cache = db.cache(1_000);
     }
 
     public void register(Setting... settings) {
@@ -86,8 +91,8 @@ public final class Settings {
         if (env != null) {
             return parse(setting, env);
         }
-        String stored = db.with(SettingMapper.class, m -> m.findSettingValue(setting.key));
-        return stored != null ? parse(setting, stored) : setting.defaultValue;
+        String text = (String) cache.get(setting.key, k -> db.with(SettingMapper.class, m -> m.findSettingValue(k)));
+        return text != null ? parse(setting, text) : setting.defaultValue;
     }
 
     public String string(String key) {
@@ -229,12 +234,15 @@ public final class Settings {
         return EnumSet.of(Setting.Visibility.PUBLIC, Setting.Visibility.AUTHENTICATED, Setting.Visibility.ADMIN_WRITE_AUTHED_READ);
     }
 
+    @SuppressWarnings("unchecked")
     private Map<String, String> storedValues() {
-        Map<String, String> stored = new HashMap<>();
-        for (SettingMapper.StoredSetting s : db.with(SettingMapper.class, SettingMapper::listSettings)) {
-            stored.put(s.settingKey, s.settingValue);
-        }
-        return stored;
+        return (Map<String, String>) cache.get("", all -> {
+            Map<String, String> values = new HashMap<>();
+            for (SettingMapper.StoredSetting s : db.with(SettingMapper.class, SettingMapper::listSettings)) {
+                values.put(s.settingKey, s.settingValue);
+            }
+            return java.util.Collections.unmodifiableMap(values);
+        });
     }
 
     private Map<String, Object> userSettings(long userId) {

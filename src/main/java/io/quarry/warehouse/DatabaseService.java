@@ -3,6 +3,7 @@ package io.quarry.warehouse;
 import static java.util.Objects.requireNonNull;
 
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Driver;
@@ -30,6 +31,7 @@ public final class DatabaseService {
     public static final String DEFAULT_FIELD_VALUES_SCHEDULE = "0 50 0 * * ? *";
 
     private final Db db;
+    private final RevisionCache<Long, Database> shared;
     private final Drivers drivers;
     private final DatabasePools pools;
     private final DetailsCodec codec;
@@ -44,6 +46,7 @@ public final class DatabaseService {
     public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, ConnectionTester tester, Clock clock,
             BiConsumer<SqlSession, Database> onCreate) {
         this.db = requireNonNull(db, "db is null");
+        this.shared = db.cache(1_000);
         this.drivers = requireNonNull(drivers, "drivers is null");
         this.pools = requireNonNull(pools, "pools is null");
         this.codec = requireNonNull(codec, "codec is null");
@@ -131,6 +134,21 @@ public final class DatabaseService {
     public Database find(long id) {
         Database database = db.with(WarehouseMapper.class, m -> m.findDatabase(id));
         return database == null ? null : decoded(database);
+    }
+
+    /**
+     * The database, or null, as queries read it: cached until the application database's cached data changes (a
+     * database's details, engine or settings among them), its details decrypted once. The object is shared between
+     * requests: read it, never change it (its details refuse changes).
+     */
+    public Database findShared(long id) {
+        return shared.get(id, key -> {
+            Database database = find(key);
+            if (database != null && database.details != null) {
+                database.details = java.util.Collections.unmodifiableMap(database.details);
+            }
+            return database;
+        });
     }
 
     /** The database, or 404. */

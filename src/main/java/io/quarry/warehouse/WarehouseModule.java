@@ -8,6 +8,7 @@ import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Drivers;
 import java.time.Clock;
 import java.util.function.BiConsumer;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.ibatis.session.SqlSession;
 
@@ -19,14 +20,15 @@ public record WarehouseModule(Drivers drivers, DatabasePools databasePools, Conn
                               DatabaseService databases) {
     /**
      * @param connectionTimeoutMillis how long a connection test may take (a driver setting, read at each test)
+     * @param maxPoolSize the size of each database's connection pool (a driver setting, read when a pool is built)
      * @param onDatabaseCreated runs in the transaction that stores each new database (the data permissions module
      *        grants its defaults)
      */
     public static WarehouseModule create(AppConfig config, Clock clock, Db db, ConnectionPools connectionPools,
-            LongSupplier connectionTimeoutMillis, BiConsumer<SqlSession, Database> onDatabaseCreated) {
+            LongSupplier connectionTimeoutMillis, IntSupplier maxPoolSize, BiConsumer<SqlSession, Database> onDatabaseCreated) {
         // the H2 driver refuses Quarry's own application database file
         Drivers drivers = Drivers.standard(config.dbType == AppConfig.DbType.H2 ? config.dbUrl : null);
-        DatabasePools databasePools = new DatabasePools(connectionPools, config.queryTimeoutSeconds);
+        DatabasePools databasePools = new DatabasePools(connectionPools, config.queryTimeoutSeconds, maxPoolSize);
         ConnectionTester connectionTester = new ConnectionTester(drivers, connectionTimeoutMillis);
         DatabaseService databases = new DatabaseService(db, drivers, databasePools, DetailsCodec.forKey(config.encryptionSecretKey),
                 connectionTester, clock, onDatabaseCreated);

@@ -17,7 +17,51 @@ public final class AppDbSql {
     private AppDbSql() {
     }
 
+    /**
+     * A connection of the test's own to the server's application database. What it changes bypasses Quarry, so its
+     * close bumps the cache revision as Quarry's own transactions do (and tells the running instance), for caches not
+     * to keep what the test replaced.
+     */
     public static Connection connect(TestServer server) throws SQLException {
+        Connection raw = open(server);
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(AppDbSql.class.getClassLoader(), new Class<?>[]{Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("close") && !raw.isClosed()) {
+                        try {
+                            bumpCacheRevision(raw);
+                            if (!raw.getAutoCommit()) {
+                                raw.commit();
+                            }
+                        } finally {
+                            raw.close();
+                        }
+                        cacheChanged(server);
+                        return null;
+                    }
+                    try {
+                        return method.invoke(raw, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** Bumps the application database's cache revision on this connection (a change made outside Quarry). */
+    public static void bumpCacheRevision(Connection connection) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement("UPDATE quarry_cache_revision SET revision = revision + 1 WHERE id = 1")) {
+            s.executeUpdate();
+        }
+    }
+
+    private static void cacheChanged(TestServer server) {
+        try {
+            server.quarry().appDatabase.cacheRevision().changed();
+        } catch (IllegalStateException stopped) {
+            // the instance is not running: it reads the revision afresh when it starts
+        }
+    }
+
+    private static Connection open(TestServer server) throws SQLException {
         AppConfig config = new AppConfig(AppConfig.layered(server.config));
         Driver driver = config.dbType == AppConfig.DbType.H2 ? new org.h2.Driver() : new org.postgresql.Driver();
         Properties props = new Properties();
@@ -32,7 +76,7 @@ public final class AppDbSql {
 
     /** The first column of the first row (null when there is none). */
     public static Object value(TestServer server, String sql, Object... params) {
-        try (Connection connection = connect(server); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = open(server); PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 statement.setObject(i + 1, params[i]);
             }

@@ -33,9 +33,11 @@ public final class InProcess {
                 s.setObject(i + 1, args[i]);
             }
             int rows = s.executeUpdate();
+            AppDbSql.bumpCacheRevision(c);
             if (!c.getAutoCommit()) {
                 c.commit();
             }
+            server.quarry().appDatabase.cacheRevision().changed();
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException(e);
