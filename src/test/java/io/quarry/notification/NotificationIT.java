@@ -766,29 +766,50 @@ class NotificationIT {
         Thread.sleep(300);
         assertEquals(0, mail.count(), "an archived alert is not sent again");
 
-        // goal alerts: the largest category has more than 4000 orders? compare with plain SQL
-        long max = maxOrders();
-        long above = admin.post(200, "alert", map("alert_condition", "goal", "alert_above_goal", true, "alert_first_only", false,
+        // goal alerts: the card's goal line against the orders per category, counted with plain SQL
+        long max = sampleLong("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p "
+                + "ON p.ID = o.PRODUCT_ID GROUP BY p.CATEGORY)");
+        long min = sampleLong("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p "
+                + "ON p.ID = o.PRODUCT_ID GROUP BY p.CATEGORY)");
+        long above = goalAlert(true);
+        long below = goalAlert(false);
+        try {
+            assertEquals(List.of(), goalSubjects(max + 1, above), "no category reaches max + 1");
+            assertEquals(List.of("Alert: Orders per category has reached its goal"), goalSubjects(max, above));
+            assertEquals(List.of(), goalSubjects(min, below), "no category is below the smallest");
+            assertEquals(List.of("Alert: Orders per category has gone below its goal"), goalSubjects(min + 1, below));
+        } finally {
+            setGoal(4000);
+        }
+    }
+
+    static long goalAlert(boolean above) {
+        return admin.post(200, "alert", map("alert_condition", "goal", "alert_above_goal", above, "alert_first_only", false,
                 "card", map("id", card, "include_csv", false, "include_xls", false),
                 "channels", List.of(emailChannel(map("id", ritaId))))).json().get("id").asLong();
-        server.quarry().notificationModule.delivery().sendScheduled(above, null);
-        if (max >= 4000) {
-            assertEquals("Alert: Orders per category has reached its goal", mail.await(1)[0].getSubject());
-        } else {
-            Thread.sleep(300);
-            assertEquals(0, mail.count());
+    }
+
+    static void setGoal(long goal) {
+        admin.put(200, "card/" + card, map("visualization_settings", map("graph.dimensions", List.of("CATEGORY"),
+                "graph.metrics", List.of("N"), "graph.goal_value", goal)));
+    }
+
+    /** The subjects of what one send of the alert emailed, with the card's goal line at {@code goal}. */
+    static List<String> goalSubjects(long goal, long alert) throws Exception {
+        setGoal(goal);
+        mail.smtp.purgeEmailFromAllMailboxes();
+        server.quarry().notificationModule.delivery().sendScheduled(alert, null);
+        List<String> subjects = new ArrayList<>();
+        for (MimeMessage m : mail.smtp.getReceivedMessages()) {
+            subjects.add(m.getSubject());
         }
+        return subjects;
     }
 
     // --- helpers ---------------------------------------------------------------------------------------------------------
 
     static long gizmoOrders() throws Exception {
         return sampleLong("SELECT COUNT(*) FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p ON p.ID = o.PRODUCT_ID WHERE p.CATEGORY = 'Gizmo'");
-    }
-
-    static long maxOrders() throws Exception {
-        return sampleLong("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p ON p.ID = o.PRODUCT_ID "
-                + "GROUP BY p.CATEGORY)");
     }
 
     static long sampleLong(String sql) throws Exception {
