@@ -783,6 +783,31 @@ class NotificationIT {
         }
     }
 
+    @Test
+    void archivedCardsAreLeftOut() throws Exception {
+        long gone = admin.post(200, "card", map("name", "Soon archived", "display", "table", "collection_id", locked,
+                "visualization_settings", map(), "dataset_query", map("database", databaseId, "type", "native",
+                        "native", map("query", "SELECT 1 AS ONE")))).json().get("id").asLong();
+        long hook = webhookChannel("Archive hook", "/archived");
+        long alert = admin.post(200, "alert", map("alert_condition", "rows", "alert_first_only", false,
+                "card", map("id", gone, "include_csv", false, "include_xls", false),
+                "channels", List.of(map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly")))).json()
+                .get("id").asLong();
+        long pulse = admin.post(200, "pulse", map("name", "Two cards", "cards", List.of(
+                        map("id", gone, "include_csv", false, "include_xls", false), map("id", card, "include_csv", false, "include_xls", false)),
+                "channels", List.of(map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly")))).json()
+                .get("id").asLong();
+        admin.put(200, "card/" + gone, map("archived", true));
+        server.quarry().notificationModule.delivery().sendScheduled(alert, null);
+        server.quarry().notificationModule.delivery().sendScheduled(pulse, null);
+        List<WebhookReceiver.Received> got = hooks.await("/archived", 1);
+        Thread.sleep(300);
+        assertEquals(1, hooks.to("/archived").size(), "the alert on the archived card sent nothing");
+        JsonNode data = got.get(0).json().get("data");
+        assertEquals(1, data.size());
+        assertEquals(card, data.get(0).get("question_id").asLong());
+    }
+
     static long goalAlert(boolean above) {
         return admin.post(200, "alert", map("alert_condition", "goal", "alert_above_goal", above, "alert_first_only", false,
                 "card", map("id", card, "include_csv", false, "include_xls", false),
