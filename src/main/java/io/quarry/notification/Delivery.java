@@ -126,7 +126,10 @@ public final class Delivery {
         JsonNode parameters = parameters(p, dashboard);
         List<CardResult> results = new ArrayList<>();
         for (PulseCard pc : draft.cards()) {
-            results.add(run(as, p, pc, parameters));
+            // an archived card is left out, as Metabase does (an alert on one sends nothing)
+            if (!pc.cardArchived) {
+                results.add(run(as, p, pc, parameters));
+            }
         }
         if (!shouldSend(p, results)) {
             return new Outcome(false, List.of());

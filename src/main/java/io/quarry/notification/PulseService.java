@@ -125,6 +125,7 @@ public final class PulseService {
                 pc.description = card.description;
                 pc.display = card.display;
                 pc.collectionId = card.collectionId;
+                pc.cardArchived = card.archived;
                 pulseCards.add(pc);
             }
             List<PulseDraft.Target> targets = new ArrayList<>();

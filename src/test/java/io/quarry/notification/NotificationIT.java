@@ -766,29 +766,75 @@ class NotificationIT {
         Thread.sleep(300);
         assertEquals(0, mail.count(), "an archived alert is not sent again");
 
-        // goal alerts: the largest category has more than 4000 orders? compare with plain SQL
-        long max = maxOrders();
-        long above = admin.post(200, "alert", map("alert_condition", "goal", "alert_above_goal", true, "alert_first_only", false,
+        // goal alerts: the card's goal line against the orders per category, counted with plain SQL
+        long max = sampleLong("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p "
+                + "ON p.ID = o.PRODUCT_ID GROUP BY p.CATEGORY)");
+        long min = sampleLong("SELECT MIN(n) FROM (SELECT COUNT(*) AS n FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p "
+                + "ON p.ID = o.PRODUCT_ID GROUP BY p.CATEGORY)");
+        long above = goalAlert(true);
+        long below = goalAlert(false);
+        try {
+            assertEquals(List.of(), goalSubjects(max + 1, above), "no category reaches max + 1");
+            assertEquals(List.of("Alert: Orders per category has reached its goal"), goalSubjects(max, above));
+            assertEquals(List.of(), goalSubjects(min, below), "no category is below the smallest");
+            assertEquals(List.of("Alert: Orders per category has gone below its goal"), goalSubjects(min + 1, below));
+        } finally {
+            setGoal(4000);
+        }
+    }
+
+    @Test
+    void archivedCardsAreLeftOut() throws Exception {
+        long gone = admin.post(200, "card", map("name", "Soon archived", "display", "table", "collection_id", locked,
+                "visualization_settings", map(), "dataset_query", map("database", databaseId, "type", "native",
+                        "native", map("query", "SELECT 1 AS ONE")))).json().get("id").asLong();
+        long hook = webhookChannel("Archive hook", "/archived");
+        long alert = admin.post(200, "alert", map("alert_condition", "rows", "alert_first_only", false,
+                "card", map("id", gone, "include_csv", false, "include_xls", false),
+                "channels", List.of(map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly")))).json()
+                .get("id").asLong();
+        long pulse = admin.post(200, "pulse", map("name", "Two cards", "cards", List.of(
+                        map("id", gone, "include_csv", false, "include_xls", false), map("id", card, "include_csv", false, "include_xls", false)),
+                "channels", List.of(map("channel_type", "http", "channel_id", hook, "schedule_type", "hourly")))).json()
+                .get("id").asLong();
+        admin.put(200, "card/" + gone, map("archived", true));
+        server.quarry().notificationModule.delivery().sendScheduled(alert, null);
+        server.quarry().notificationModule.delivery().sendScheduled(pulse, null);
+        List<WebhookReceiver.Received> got = hooks.await("/archived", 1);
+        Thread.sleep(300);
+        assertEquals(1, hooks.to("/archived").size(), "the alert on the archived card sent nothing");
+        JsonNode data = got.get(0).json().get("data");
+        assertEquals(1, data.size());
+        assertEquals(card, data.get(0).get("question_id").asLong());
+    }
+
+    static long goalAlert(boolean above) {
+        return admin.post(200, "alert", map("alert_condition", "goal", "alert_above_goal", above, "alert_first_only", false,
                 "card", map("id", card, "include_csv", false, "include_xls", false),
                 "channels", List.of(emailChannel(map("id", ritaId))))).json().get("id").asLong();
-        server.quarry().notificationModule.delivery().sendScheduled(above, null);
-        if (max >= 4000) {
-            assertEquals("Alert: Orders per category has reached its goal", mail.await(1)[0].getSubject());
-        } else {
-            Thread.sleep(300);
-            assertEquals(0, mail.count());
+    }
+
+    static void setGoal(long goal) {
+        admin.put(200, "card/" + card, map("visualization_settings", map("graph.dimensions", List.of("CATEGORY"),
+                "graph.metrics", List.of("N"), "graph.goal_value", goal)));
+    }
+
+    /** The subjects of what one send of the alert emailed, with the card's goal line at {@code goal}. */
+    static List<String> goalSubjects(long goal, long alert) throws Exception {
+        setGoal(goal);
+        mail.smtp.purgeEmailFromAllMailboxes();
+        server.quarry().notificationModule.delivery().sendScheduled(alert, null);
+        List<String> subjects = new ArrayList<>();
+        for (MimeMessage m : mail.smtp.getReceivedMessages()) {
+            subjects.add(m.getSubject());
         }
+        return subjects;
     }
 
     // --- helpers ---------------------------------------------------------------------------------------------------------
 
     static long gizmoOrders() throws Exception {
         return sampleLong("SELECT COUNT(*) FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p ON p.ID = o.PRODUCT_ID WHERE p.CATEGORY = 'Gizmo'");
-    }
-
-    static long maxOrders() throws Exception {
-        return sampleLong("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM PUBLIC.ORDERS o JOIN PUBLIC.PRODUCTS p ON p.ID = o.PRODUCT_ID "
-                + "GROUP BY p.CATEGORY)");
     }
 
     static long sampleLong(String sql) throws Exception {
