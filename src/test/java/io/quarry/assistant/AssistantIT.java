@@ -339,7 +339,10 @@ class AssistantIT {
             expect("SELECT COUNT(*) AS N FROM ORDERS_MODEL");
             JsonNode overModel = user.post(200, "assistant/model/" + model, question("how many orders")).json();
             JsonNode nativeQuery = overModel.get("card").get("dataset_query");
-            assertTrue(requests.get(0).get("messages").get(0).get("content").asText().contains("CREATE TABLE ORDERS_MODEL"));
+            String modelPrompt = requests.get(0).get("messages").get(0).get("content").asText();
+            assertTrue(modelPrompt.contains("CREATE TABLE ORDERS_MODEL"), modelPrompt);
+            assertTrue(modelPrompt.contains("\"SUBTOTAL\" FLOAT"), modelPrompt);
+            assertTrue(modelPrompt.contains("FROM \"PUBLIC\".\"ORDERS\""), "the model's query: " + modelPrompt);
             long count = user.post(202, "dataset", nativeQuery).json().get("data").get("rows").get(0).get(0).asLong();
             long expected = admin.post(202, "dataset", Map.of("database", db, "type", "native", "native",
                     Map.of("query", "SELECT COUNT(*) FROM ORDERS"))).json().get("data").get("rows").get(0).get(0).asLong();
