@@ -76,6 +76,15 @@ class AssistantIT {
                 return;
             }
             sleep(reply.delayMillis());
+            if (reply.content().equals("REFUSE-KEY")) {
+                byte[] refused = ("{\"error\":{\"message\":\"Incorrect API key provided: "
+                        + exchange.getRequestHeaders().getFirst("Authorization") + "\"}}").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(401, refused.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(refused);
+                }
+                return;
+            }
             byte[] body = Json.write(Map.of("id", "chatcmpl-1", "object", "chat.completion", "choices",
                     List.of(Map.of("index", 0, "finish_reason", "stop", "message",
                             Map.of("role", "assistant", "content", reply.content()))))).getBytes(StandardCharsets.UTF_8);
@@ -324,6 +333,13 @@ class AssistantIT {
             assertEquals(504, slow.status(), slow.body());
             assertTrue(slow.body().contains("400 ms"), slow.body());
             admin.put(204, "setting/llm-request-timeout-ms", Map.of("value", 60000));
+
+            // a model that refuses the key: 502, its message without the key
+            expect("REFUSE-KEY");
+            Api.Res refusedKey = user.call("POST", "assistant/database/" + db + "/query", question("how many orders"));
+            assertEquals(502, refusedKey.status(), refusedKey.body());
+            assertTrue(refusedKey.body().contains("401") && refusedKey.body().contains("Incorrect API key"), refusedKey.body());
+            assertFalse(refusedKey.body().contains(SECRET_KEY), refusedKey.body());
 
             // a model that cannot be reached: 502
             admin.put(204, "setting/llm-openai-api-base-url", Map.of("value", "http://127.0.0.1:1"));
