@@ -419,9 +419,20 @@ public final class AssistantService {
         tagSpec.put("card-id", model.id);
         Map<String, Object> tags = Map.of(tag, tagSpec);
         String prefix = "WITH " + table + " AS (SELECT * FROM {{" + tag + "}} AS INNER_QUERY)\n";
-        String system = Prompts.systemForModel(database.engine, table, schema.tables().get(0).fields(), model.description);
+        String system = Prompts.systemForModel(database.engine, table, schema.tables().get(0).fields(), model.description,
+                definition(caller, model));
         String sql = modelSql(caller, endpoint, database.id, system, question, s -> nativeQuery(database.id, prefix + s, tags));
         return new Answer(nativeQuery(database.id, prefix + sql, tags), prefix + sql, "table", "llm");
+    }
+
+    /** The SQL the model's query compiles to for the caller, or null when it does not compile. */
+    private String definition(Caller caller, Card model) {
+        try {
+            QueryProcessor.Prepared prepared = processor.prepare(Json.read(model.datasetQuery), caller, QueryProcessor.Purpose.API, true);
+            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params(), "mysql".equals(prepared.database().engine));
+        } catch (QueryFailure | IOException | IllegalStateException e) {
+            return null;
+        }
     }
 
     /** The model's name as an unquoted SQL identifier: upper case letters, digits and underscores. */

@@ -57,8 +57,11 @@ final class ChatClient {
             throw new ApiException(503, "Interrupted while waiting for the language model.");
         }
         if (response.statusCode() / 100 != 2) {
-            throw new ApiException(502, "The language model answered HTTP " + response.statusCode() + ": "
-                    + abbreviate(response.body(), 300));
+            String answer = response.body() == null ? "" : response.body();
+            if (endpoint.apiKey() != null && !endpoint.apiKey().isBlank()) {
+                answer = answer.replace(endpoint.apiKey(), "**********"); // a server may quote the key it refused
+            }
+            throw new ApiException(502, "The language model answered HTTP " + response.statusCode() + ": " + abbreviate(answer, 300));
         }
         try {
             JsonNode content = Json.read(response.body()).path("choices").path(0).path("message").path("content");

@@ -36,7 +36,7 @@ final class Prompts {
     }
 
     /** The system message for SQL over a model, queried as the table {@code tableName}. */
-    static String systemForModel(String engine, String tableName, List<FieldInfo> columns, String description) {
+    static String systemForModel(String engine, String tableName, List<FieldInfo> columns, String description, String definition) {
         StringBuilder out = new StringBuilder("You are an expert data analyst. Write one read-only SQL query (a single SELECT "
                 + "statement) for the " + dialect(engine) + " database that answers the user's question over the table "
                 + tableName + " described below. Use only this table and its columns, quoted exactly as shown. Answer with "
@@ -48,7 +48,13 @@ final class Prompts {
         for (int i = 0; i < columns.size(); i++) {
             out.append(column(columns.get(i), null, null, i + 1 == columns.size())).append('\n');
         }
-        return out.append(");\n").toString();
+        out.append(");\n");
+        if (definition != null && !definition.isBlank()) {
+            String shown = definition.length() > 4000 ? definition.substring(0, 4000) + " ..." : definition;
+            out.append("\n-- ").append(tableName).append(" is the result of this query (for its meaning only; query ")
+                    .append(tableName).append(" itself):\n/*\n").append(shown.replace("*/", "* /")).append("\n*/\n");
+        }
+        return out.toString();
     }
 
     /** The message that asks for one more try. */

@@ -76,6 +76,15 @@ class AssistantIT {
                 return;
             }
             sleep(reply.delayMillis());
+            if (reply.content().equals("REFUSE-KEY")) {
+                byte[] refused = ("{\"error\":{\"message\":\"Incorrect API key provided: "
+                        + exchange.getRequestHeaders().getFirst("Authorization") + "\"}}").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(401, refused.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(refused);
+                }
+                return;
+            }
             byte[] body = Json.write(Map.of("id", "chatcmpl-1", "object", "chat.completion", "choices",
                     List.of(Map.of("index", 0, "finish_reason", "stop", "message",
                             Map.of("role", "assistant", "content", reply.content()))))).getBytes(StandardCharsets.UTF_8);
@@ -325,6 +334,13 @@ class AssistantIT {
             assertTrue(slow.body().contains("400 ms"), slow.body());
             admin.put(204, "setting/llm-request-timeout-ms", Map.of("value", 60000));
 
+            // a model that refuses the key: 502, its message without the key
+            expect("REFUSE-KEY");
+            Api.Res refusedKey = user.call("POST", "assistant/database/" + db + "/query", question("how many orders"));
+            assertEquals(502, refusedKey.status(), refusedKey.body());
+            assertTrue(refusedKey.body().contains("401") && refusedKey.body().contains("Incorrect API key"), refusedKey.body());
+            assertFalse(refusedKey.body().contains(SECRET_KEY), refusedKey.body());
+
             // a model that cannot be reached: 502
             admin.put(204, "setting/llm-openai-api-base-url", Map.of("value", "http://127.0.0.1:1"));
             Api.Res unreachable = user.call("POST", "assistant/database/" + db + "/query", question("how many orders"));
@@ -339,7 +355,10 @@ class AssistantIT {
             expect("SELECT COUNT(*) AS N FROM ORDERS_MODEL");
             JsonNode overModel = user.post(200, "assistant/model/" + model, question("how many orders")).json();
             JsonNode nativeQuery = overModel.get("card").get("dataset_query");
-            assertTrue(requests.get(0).get("messages").get(0).get("content").asText().contains("CREATE TABLE ORDERS_MODEL"));
+            String modelPrompt = requests.get(0).get("messages").get(0).get("content").asText();
+            assertTrue(modelPrompt.contains("CREATE TABLE ORDERS_MODEL"), modelPrompt);
+            assertTrue(modelPrompt.contains("\"SUBTOTAL\" FLOAT"), modelPrompt);
+            assertTrue(modelPrompt.contains("FROM \"PUBLIC\".\"ORDERS\""), "the model's query: " + modelPrompt);
             long count = user.post(202, "dataset", nativeQuery).json().get("data").get("rows").get(0).get(0).asLong();
             long expected = admin.post(202, "dataset", Map.of("database", db, "type", "native", "native",
                     Map.of("query", "SELECT COUNT(*) FROM ORDERS"))).json().get("data").get("rows").get(0).get(0).asLong();
