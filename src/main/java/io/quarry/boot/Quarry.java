@@ -260,7 +260,7 @@ public final class Quarry implements AutoCloseable {
 
         // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
         cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock,
-                persistedTables::isPersisted);
+                persistedTables);
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cards::touch, clock);
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,

@@ -62,9 +62,12 @@ public final class CardService implements Revertible {
     private final Revisions revisions;
     private final Persisted persisted;
 
-    /** Whether a model is read from its persisted table (the persistence module's); {@code "persisted"} on a card. */
+    /** The persistence module's view of a card: whether it is read from its table ({@code "persisted"} on a card). */
     public interface Persisted {
         boolean isPersisted(long cardId);
+
+        /** Drops the card's persisted table, if it has one, before the card itself is deleted. */
+        void dropTableOf(long cardId);
     }
     private final CardUsageWriter usage;
     /** Stored cards as queries read them (never shown: their view counts are not kept current). */
@@ -341,6 +344,8 @@ public final class CardService implements Revertible {
     /** The deprecated hard delete: write rights on the card's collection; its history goes with it. */
     public void delete(long id, Caller caller) {
         Card card = requireWritable(id, caller);
+        // the persisted record goes with the card (a foreign key); its table in the card's database must go first
+        persisted.dropTableOf(id);
         db.run(session -> {
             CardMapper mapper = session.getMapper(CardMapper.class);
             reconcile(mapper, card.collectionId, card.collectionPosition, null, card.id);

@@ -20,12 +20,6 @@ public interface PersistedInfoMapper {
 
     long countPersistedInfos();
 
-    /** Moves a row to {@code state}; the refresh columns are left alone. */
-    int updateState(@Param("id") long id, @Param("state") String state, @Param("at") OffsetDateTime at);
-
-    /** Moves a row to {@code to} only when it is in {@code from}; 1 when it moved. */
-    int updateStateFrom(@Param("id") long id, @Param("from") String from, @Param("to") String to, @Param("at") OffsetDateTime at);
-
     /** A refresh starts: state refreshing (or creating for a first build), refresh_begin now, refresh_end cleared. */
     int beginRefresh(@Param("id") long id, @Param("state") String state, @Param("at") OffsetDateTime at);
 

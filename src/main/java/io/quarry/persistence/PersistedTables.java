@@ -31,7 +31,7 @@ import java.util.TreeMap;
  * (a refresh built the table), in a state whose table is whole (persisted, or refreshing and error, which keep the
  * last good table), and the table was built from the model's current query (the hash of its {@code dataset_query}).
  */
-public final class PersistedTables {
+public final class PersistedTables implements io.quarry.card.CardService.Persisted {
     public static final String GLOBAL_SETTING = "persisted-models-enabled";
     /** The database-local setting (in the database's {@code settings}). */
     public static final String DATABASE_SETTING = "persist-models-enabled";
@@ -77,12 +77,23 @@ public final class PersistedTables {
     }
 
     /** Whether a card is a model read from its table (the card JSON's {@code persisted}). */
+    @Override
     public boolean isPersisted(long cardId) {
         if (!enabled()) {
             return false;
         }
         PersistedInfo info = db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId));
         return serving(info);
+    }
+
+    /** A deleted card's table (and any half-built one) is dropped; its record goes with the card. */
+    @Override
+    public void dropTableOf(long cardId) {
+        PersistedInfo info = db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId));
+        Database database = info == null ? null : databases.find(info.databaseId);
+        if (database != null) {
+            new CacheTables(databases).drop(database, schemaName(info.databaseId), info.tableName);
+        }
     }
 
     private static boolean serving(PersistedInfo info) {

@@ -433,6 +433,15 @@ abstract class PersistenceContract {
         assertFalse(tableExists(built.get("table_name").asText()));
         assertFalse(admin.get(200, "card/" + model).json().get("persisted").asBoolean());
         admin.post(204, "card/" + model + "/unpersist", null);
+
+        // a deleted model takes its table with it
+        execute("ALTER TABLE PARTS ADD COLUMN WEIGHT INTEGER");
+        admin.post(204, "card/" + model + "/persist", null);
+        String rebuilt = await(model, "persisted").get("table_name").asText();
+        assertTrue(tableExists(rebuilt));
+        admin.delete(204, "card/" + model);
+        assertFalse(tableExists(rebuilt));
+        admin.get(404, "persist/card/" + model);
     }
 
     @Test
