@@ -37,6 +37,7 @@ import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
+import io.quarry.render.CardPreviews;
 import io.quarry.render.CardRenderer;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
@@ -144,6 +145,7 @@ public final class Quarry implements AutoCloseable {
     public final EmbedTokens embedTokens;
     public final ApiDocs apiDocs;
     public final CardRenderer cardRenderer;
+    public final CardPreviews cardPreviews;
     // shortcuts to services of the modules above, for tests and tools
     public final UserService users;
     public final SessionService sessions;
@@ -251,6 +253,7 @@ public final class Quarry implements AutoCloseable {
 
         // 9. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
         cardRenderer = new CardRenderer();
+        cardPreviews = new CardPreviews(cards, queryRunner, cardRenderer, settings);
 
         users = userModule.users();
         sessions = authModule.sessions();
