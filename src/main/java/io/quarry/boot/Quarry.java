@@ -51,6 +51,7 @@ import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
+import io.quarry.render.CardPreviews;
 import io.quarry.render.CardRenderer;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
@@ -170,6 +171,7 @@ public final class Quarry implements AutoCloseable {
     public final PublicActionThrottle publicActionThrottle;
     public final ApiDocs apiDocs;
     public final CardRenderer cardRenderer;
+    public final CardPreviews cardPreviews;
     public final NotificationModule notificationModule;
     public final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
@@ -296,6 +298,7 @@ public final class Quarry implements AutoCloseable {
 
         // 10. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
         cardRenderer = new CardRenderer();
+        cardPreviews = new CardPreviews(cards, queryRunner, cardRenderer, settings);
 
         // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
         //     and go out by email and through the outbound guard to webhooks.

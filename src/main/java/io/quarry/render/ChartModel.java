@@ -43,40 +43,78 @@ record ChartModel(int dimension, Tabular.Column dimensionColumn, Formats.Granula
         Formats.Granularity granularity = dimensionColumn != null && dimensionColumn.temporal()
                 ? Formats.Granularity.of(categories) : null;
 
-        // series key → (title, values); keys are the metric's column name, or the breakout value with two dimensions
-        Map<String, String> titles = new LinkedHashMap<>();
         Map<String, Double[]> values = new LinkedHashMap<>();
-        if (dims.size() >= 2 && !metrics.isEmpty()) {
-            int breakout = dims.get(1);
-            int metric = metrics.get(0);
-            Tabular.Column breakoutColumn = data.cols().get(breakout);
-            Formats.Granularity breakoutGranularity = breakoutColumn.temporal()
-                    ? Formats.Granularity.of(data.rows().stream().map(r -> r.get(breakout)).toList()) : null;
-            for (List<Object> row : data.rows()) {
-                Object b = row.get(breakout);
-                String key = b == null ? "(empty)" : String.valueOf(b);
-                titles.computeIfAbsent(key, k -> b == null ? "(empty)" : Formats.value(b, breakoutColumn, breakoutGranularity));
-                values.computeIfAbsent(key, k -> new Double[categories.size()])[categoryIndex.get(row.get(dimension))] =
-                        number(row.get(metric));
-            }
-        } else {
-            for (int metric : metrics) {
-                Tabular.Column col = data.cols().get(metric);
-                titles.put(col.name(), col.label());
-                Double[] v = new Double[categories.size()];
-                for (List<Object> row : data.rows()) {
-                    Object x = dimension < 0 ? "" : row.get(dimension);
-                    Double n = number(row.get(metric));
-                    int at = categoryIndex.get(x);
-                    // repeated categories add up, as a chart of one dimension shows the total per category
-                    if (n != null) {
-                        v[at] = v[at] == null ? n : Double.valueOf(v[at] + n);
-                    }
-                }
-                values.put(col.name(), v);
-            }
-        }
+        Map<String, String> titles = dims.size() >= 2 && !metrics.isEmpty()
+                ? breakoutValues(data, dimension, dims.get(1), metrics.get(0), categoryIndex, values)
+                : metricValues(data, dimension, metrics, categoryIndex, values);
+        List<Series> series = styled(settings, display, titles, values);
 
+        String xTitle = settings.path("graph.x_axis.labels_enabled").asBoolean(true)
+                ? orDefault(text(settings.path("graph.x_axis.title_text")), dimensionColumn == null ? null : dimensionColumn.label())
+                : null;
+        String yTitle = settings.path("graph.y_axis.labels_enabled").asBoolean(true)
+                ? orDefault(text(settings.path("graph.y_axis.title_text")),
+                        series.size() == 1 && dims.size() < 2 ? series.get(0).title()
+                                : metrics.size() == 1 ? data.cols().get(metrics.get(0)).label() : null)
+                : null;
+        Double goal = settings.path("graph.show_goal").asBoolean(false) && settings.path("graph.goal_value").isNumber()
+                ? settings.path("graph.goal_value").asDouble() : null;
+        String goalLabel = orDefault(text(settings.path("graph.goal_label")), "Goal");
+        StackType stack = switch (String.valueOf(text(settings.path("stackable.stack_type")))) {
+            case "stacked" -> StackType.STACKED;
+            case "normalized" -> StackType.NORMALIZED;
+            default -> StackType.NONE;
+        };
+        return new ChartModel(dimension, dimensionColumn, granularity, categories, series, xTitle, yTitle, goal, goalLabel, stack);
+    }
+
+    /**
+     * Two dimensions: one series per value of the second (keyed by the value), of the first metric. Fills
+     * {@code values} (series key → a value per category) and answers the series' titles.
+     */
+    private static Map<String, String> breakoutValues(Tabular data, int dimension, int breakout, int metric,
+                                                      Map<Object, Integer> categoryIndex, Map<String, Double[]> values) {
+        Map<String, String> titles = new LinkedHashMap<>();
+        Tabular.Column breakoutColumn = data.cols().get(breakout);
+        Formats.Granularity breakoutGranularity = breakoutColumn.temporal()
+                ? Formats.Granularity.of(data.rows().stream().map(r -> r.get(breakout)).toList()) : null;
+        for (List<Object> row : data.rows()) {
+            Object b = row.get(breakout);
+            String key = b == null ? "(empty)" : String.valueOf(b);
+            titles.computeIfAbsent(key, k -> b == null ? "(empty)" : Formats.value(b, breakoutColumn, breakoutGranularity));
+            values.computeIfAbsent(key, k -> new Double[categoryIndex.size()])[categoryIndex.get(row.get(dimension))] =
+                    number(row.get(metric));
+        }
+        return titles;
+    }
+
+    /** One series per metric (keyed by its column name); fills {@code values} and answers the titles. */
+    private static Map<String, String> metricValues(Tabular data, int dimension, List<Integer> metrics,
+                                                    Map<Object, Integer> categoryIndex, Map<String, Double[]> values) {
+        Map<String, String> titles = new LinkedHashMap<>();
+        for (int metric : metrics) {
+            Tabular.Column col = data.cols().get(metric);
+            titles.put(col.name(), col.label());
+            Double[] v = new Double[categoryIndex.size()];
+            for (List<Object> row : data.rows()) {
+                Object x = dimension < 0 ? "" : row.get(dimension);
+                Double n = number(row.get(metric));
+                int at = categoryIndex.get(x);
+                // repeated categories add up, as a chart of one dimension shows the total per category
+                if (n != null) {
+                    v[at] = v[at] == null ? n : Double.valueOf(v[at] + n);
+                }
+            }
+            values.put(col.name(), v);
+        }
+        return titles;
+    }
+
+    /**
+     * The series with their colours ({@code series_settings.<key>.color}, else {@code graph.colors} by position, else
+     * the palette), titles and displays ({@code series_settings.<key>.title} and {@code .display}).
+     */
+    private static List<Series> styled(JsonNode settings, String display, Map<String, String> titles, Map<String, Double[]> values) {
         JsonNode seriesSettings = settings.path("series_settings");
         JsonNode legacyColors = settings.path("graph.colors");
         List<Series> series = new ArrayList<>();
@@ -100,24 +138,7 @@ record ChartModel(int dimension, Tabular.Column dimensionColumn, Formats.Granula
                     java.util.Arrays.asList(entry.getValue())));
             i++;
         }
-
-        String xTitle = settings.path("graph.x_axis.labels_enabled").asBoolean(true)
-                ? orDefault(text(settings.path("graph.x_axis.title_text")), dimensionColumn == null ? null : dimensionColumn.label())
-                : null;
-        String yTitle = settings.path("graph.y_axis.labels_enabled").asBoolean(true)
-                ? orDefault(text(settings.path("graph.y_axis.title_text")),
-                        series.size() == 1 && dims.size() < 2 ? series.get(0).title()
-                                : metrics.size() == 1 ? data.cols().get(metrics.get(0)).label() : null)
-                : null;
-        Double goal = settings.path("graph.show_goal").asBoolean(false) && settings.path("graph.goal_value").isNumber()
-                ? settings.path("graph.goal_value").asDouble() : null;
-        String goalLabel = orDefault(text(settings.path("graph.goal_label")), "Goal");
-        StackType stack = switch (String.valueOf(text(settings.path("stackable.stack_type")))) {
-            case "stacked" -> StackType.STACKED;
-            case "normalized" -> StackType.NORMALIZED;
-            default -> StackType.NONE;
-        };
-        return new ChartModel(dimension, dimensionColumn, granularity, categories, series, xTitle, yTitle, goal, goalLabel, stack);
+        return series;
     }
 
     /** A category as the axis shows it. */

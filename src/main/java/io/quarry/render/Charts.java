@@ -155,36 +155,14 @@ final class Charts {
         boolean stacked = model.stack() != ChartModel.StackType.NONE && model.series().size() > 1;
         boolean normalized = stacked && model.stack() == ChartModel.StackType.NORMALIZED;
         int n = model.categories().size();
-        double[] running = new double[n];
-        double[] totals = new double[n];
-        for (ChartModel.Series series : model.series()) {
-            for (int c = 0; c < n; c++) {
-                Double v = series.values().get(c);
-                totals[c] += v == null ? 0 : v;
-            }
-        }
-        org.jfree.data.xy.XYSeriesCollection areas = new org.jfree.data.xy.XYSeriesCollection();
+        org.jfree.data.xy.XYSeriesCollection areas = areaSeries(model, stacked, normalized);
         // the edges get their own dataset: a plot finds a dataset's renderer by the dataset, so one shared dataset
         // would be drawn and listed in the legend twice by the first renderer
-        org.jfree.data.xy.XYSeriesCollection edges = new org.jfree.data.xy.XYSeriesCollection();
-        for (int s = 0; s < model.series().size(); s++) {
-            ChartModel.Series series = model.series().get(s);
-            org.jfree.data.xy.XYSeries xy = new org.jfree.data.xy.XYSeries(new SeriesKey(s, series.title()), false, true);
-            for (int c = 0; c < n; c++) {
-                Double v = series.values().get(c);
-                double value = v == null ? 0 : v;
-                if (stacked) {
-                    running[c] += normalized ? (totals[c] == 0 ? 0 : value / totals[c]) : value;
-                    value = running[c];
-                }
-                xy.add(c, value);
-            }
-            areas.addSeries(xy);
-            try {
-                edges.addSeries((org.jfree.data.xy.XYSeries) xy.clone());
-            } catch (CloneNotSupportedException e) {
-                throw new IllegalStateException(e);
-            }
+        org.jfree.data.xy.XYSeriesCollection edges;
+        try {
+            edges = (org.jfree.data.xy.XYSeriesCollection) areas.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
         }
         org.jfree.chart.renderer.xy.XYAreaRenderer fill = new org.jfree.chart.renderer.xy.XYAreaRenderer(
                 org.jfree.chart.renderer.xy.XYAreaRenderer.AREA);
@@ -196,7 +174,8 @@ final class Charts {
             fill.setSeriesPaint(s, stacked ? c : new Color(c.getRed(), c.getGreen(), c.getBlue(), 80));
             edge.setSeriesPaint(s, c);
             edge.setSeriesStroke(s, new BasicStroke(LINE_WIDTH, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
-            edge.setSeriesVisibleInLegend(s, false);
+            // the legend shows the edges, in the full colour, rather than the faint fills
+            fill.setSeriesVisibleInLegend(s, false);
         }
         NumberAxis domain = new NumberAxis(model.xTitle());
         // a label every so many categories, as many as fit: the axis would space them by the width of the numbers
@@ -218,19 +197,8 @@ final class Charts {
         plot.setDomainGridlinesVisible(false);
         plot.setAxisOffset(RectangleInsets.ZERO_INSETS);
         plot.setInsets(new RectangleInsets(8, 4, 4, 12));
-        for (var axis : List.of(domain, range)) {
-            axis.setTickLabelFont(TICK_FONT);
-            axis.setTickLabelPaint(Palette.TEXT_MEDIUM);
-            axis.setLabelFont(AXIS_FONT);
-            axis.setLabelPaint(Palette.TEXT_MEDIUM);
-            axis.setAxisLineVisible(false);
-            axis.setTickMarksVisible(false);
-        }
-        domain.setAxisLineVisible(true);
-        domain.setAxisLinePaint(Palette.BORDER);
-        range.setNumberFormatOverride(normalized ? NumberFormat.getPercentInstance(java.util.Locale.US) : new CompactFormat());
-        range.setAutoRangeIncludesZero(true);
-        range.setUpperMargin(0.08);
+        axes(domain, range);
+        valueAxis(range, normalized);
         if (model.goal() != null && !normalized) {
             ValueMarker marker = goalMarker(model.goal(), model.goalLabel());
             plot.addRangeMarker(marker, Layer.FOREGROUND);
@@ -239,6 +207,35 @@ final class Charts {
         JFreeChart chart = new JFreeChart(null, JFreeChart.DEFAULT_TITLE_FONT, plot, model.series().size() > 1);
         finish(chart);
         return chart;
+    }
+
+    /** Each series as x = category position, y = its value, or its running total (share of the total) when stacked. */
+    private static org.jfree.data.xy.XYSeriesCollection areaSeries(ChartModel model, boolean stacked, boolean normalized) {
+        int n = model.categories().size();
+        double[] running = new double[n];
+        double[] totals = new double[n];
+        for (ChartModel.Series series : model.series()) {
+            for (int c = 0; c < n; c++) {
+                Double v = series.values().get(c);
+                totals[c] += v == null ? 0 : v;
+            }
+        }
+        org.jfree.data.xy.XYSeriesCollection areas = new org.jfree.data.xy.XYSeriesCollection();
+        for (int s = 0; s < model.series().size(); s++) {
+            ChartModel.Series series = model.series().get(s);
+            org.jfree.data.xy.XYSeries xy = new org.jfree.data.xy.XYSeries(new SeriesKey(s, series.title()), false, true);
+            for (int c = 0; c < n; c++) {
+                Double v = series.values().get(c);
+                double value = v == null ? 0 : v;
+                if (stacked) {
+                    running[c] += normalized ? (totals[c] == 0 ? 0 : value / totals[c]) : value;
+                    value = running[c];
+                }
+                xy.add(c, value);
+            }
+            areas.addSeries(xy);
+        }
+        return areas;
     }
 
     /** Category positions on a number axis shown as their labels (positions between categories show nothing). */
@@ -315,6 +312,16 @@ final class Charts {
         plot.setDomainGridlinesVisible(false);
         plot.setAxisOffset(RectangleInsets.ZERO_INSETS);
         plot.setInsets(new RectangleInsets(8, 4, 4, 12));
+        axes(domain, range);
+        domain.setCategoryMargin(0.15);
+        domain.setLowerMargin(0.02);
+        domain.setUpperMargin(0.02);
+        domain.setMaximumCategoryLabelLines(2);
+        valueAxis(range, normalized);
+    }
+
+    /** Both axes in Metabase's greys, without tick marks; only the category axis has its line. */
+    private static void axes(org.jfree.chart.axis.Axis domain, org.jfree.chart.axis.Axis range) {
         for (var axis : List.of(domain, range)) {
             axis.setTickLabelFont(TICK_FONT);
             axis.setTickLabelPaint(Palette.TEXT_MEDIUM);
@@ -325,10 +332,10 @@ final class Charts {
         }
         domain.setAxisLineVisible(true);
         domain.setAxisLinePaint(Palette.BORDER);
-        domain.setCategoryMargin(0.15);
-        domain.setLowerMargin(0.02);
-        domain.setUpperMargin(0.02);
-        domain.setMaximumCategoryLabelLines(2);
+    }
+
+    /** The value axis from zero, its numbers compact (or percentages for a normalized stack), room above the top. */
+    private static void valueAxis(NumberAxis range, boolean normalized) {
         range.setNumberFormatOverride(normalized ? NumberFormat.getPercentInstance(java.util.Locale.US) : new CompactFormat());
         range.setAutoRangeIncludesZero(true);
         range.setUpperMargin(0.08);

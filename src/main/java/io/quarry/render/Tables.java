@@ -25,6 +25,8 @@ final class Tables {
     static String html(JsonNode settings, Tabular data, int maxRows) {
         List<ColumnFormat> formats = formats(settings, data);
         StringBuilder out = new StringBuilder();
+        // a wide table scrolls sideways where the client can, as Metabase's e-mails wrap theirs
+        out.append("<div style=\"overflow-x: auto;\">");
         out.append("<table style=\"width: 100%; border-collapse: collapse; ").append(Html.FONT).append("\">");
         out.append("<thead><tr>");
         for (int c = 0; c < data.cols().size(); c++) {
@@ -43,7 +45,7 @@ final class Tables {
             }
             out.append("</tr>");
         }
-        out.append("</tbody></table>");
+        out.append("</tbody></table></div>");
         long more = Math.max(0, data.rowCount() - shown);
         if (more > 0) {
             out.append("<div style=\"").append(Html.FONT).append(" padding: 8px; font-size: 12px; color: #696E7B;\">")
