@@ -26,8 +26,14 @@ final class ChatClient {
     record Message(String role, String content) {
     }
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    /**
+     * A client per call: on Java 17 a JDK HttpClient keeps a selector thread until the client is collected, which a
+     * client held for the application's life would leave behind after an undeploy. Model calls are rare and slow, so
+     * a new client costs nothing that matters.
+     */
+    private static HttpClient newHttpClient() {
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
 
     /** The reply's text to the conversation. */
     String complete(AssistantSettings.Endpoint endpoint, List<Message> messages) {
@@ -46,7 +52,7 @@ final class ChatClient {
         }
         HttpResponse<String> response;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            response = newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (HttpTimeoutException e) {
             throw new ApiException(504, "The language model did not answer within " + endpoint.timeout().toMillis() + " ms.");
         } catch (IOException e) {

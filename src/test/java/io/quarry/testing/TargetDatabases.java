@@ -18,6 +18,9 @@ public final class TargetDatabases {
      */
     public static Path h2Shop() {
         try {
+            // DriverManager scans for drivers once per JVM; if a deployed WAR's class loader did that scan, the test
+            // class path's H2 driver was never registered: load it here
+            Class.forName("org.h2.Driver");
             Path dir = Files.createTempDirectory("quarry-target");
             Path file = dir.resolve("shop");
             try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, "sa", "secret-pw");
