@@ -76,8 +76,8 @@ final class JsonQuery {
             if (step instanceof Key key) {
                 value = value instanceof Map<?, ?> map ? map.get(key.name()) : null;
             } else if (step instanceof Index index) {
-                value = value instanceof List<?> list && index.index() < list.size()
-                        ? list.get(index.index() >= 0 ? index.index() : list.size() + index.index()) : null;
+                int at = value instanceof List<?> list ? (index.index() >= 0 ? index.index() : list.size() + index.index()) : -1;
+                value = value instanceof List<?> list && at >= 0 && at < list.size() ? list.get(at) : null;
             }
         }
         if (operator == null) {
