@@ -20,6 +20,7 @@ import io.quarry.user.User;
 import io.quarry.user.UserService;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.DetailsCodec;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -60,11 +61,15 @@ public final class ActionService {
     private final Settings settings;
     private final ActionRunner runner;
     private final HttpActions http;
+    /** HTTP templates hold credentials (headers): stored like database details, encrypted under MB_ENCRYPTION_SECRET_KEY. */
+    private final DetailsCodec templates;
     private final Clock clock;
 
     public ActionService(Db db, CardService cards, DatabaseService databases, DataPermissions dataPermissions,
-            UserService users, Settings settings, ActionRunner runner, OutboundHttp outbound, Clock clock) {
+            UserService users, Settings settings, ActionRunner runner, OutboundHttp outbound, DetailsCodec templates,
+            Clock clock) {
         this.http = new HttpActions(outbound);
+        this.templates = templates;
         this.db = db;
         this.cards = cards;
         this.databases = databases;
@@ -135,7 +140,7 @@ public final class ActionService {
         String errorHandle = body.optString("error_handle");
         body.throwIfInvalid();
         Action action = new Action();
-        action.template = template == null ? null : Json.write(template);
+        action.template = template == null ? null : templates.encode(template);
         action.responseHandle = responseHandle;
         action.errorHandle = errorHandle;
         action.entityId = EntityIds.next();
@@ -158,7 +163,7 @@ public final class ActionService {
             action.parameters = Json.write(ActionRunner.queryParameters(parse(action.datasetQuery)));
         }
         if (action.type.equals("http") && parameters == null) {
-            action.parameters = Json.write(HttpActions.parameters(parseMap(action.template)));
+            action.parameters = Json.write(HttpActions.parameters(templateOf(action)));
         }
         OffsetDateTime now = OffsetDateTime.now(clock);
         action.createdAt = now;
@@ -189,7 +194,7 @@ public final class ActionService {
         String errorHandle = body.optString("error_handle");
         body.throwIfInvalid();
         if (template != null) {
-            action.template = Json.write(template);
+            action.template = templates.encode(template);
         }
         if (body.has("response_handle")) {
             action.responseHandle = responseHandle;
@@ -325,7 +330,7 @@ public final class ActionService {
             case "http" -> {
                 Card model = cards.require(action.modelId);
                 requireEnabled(model.databaseId);
-                HttpActions.Outcome outcome = http.execute(action.name, parseMap(action.template), action.responseHandle,
+                HttpActions.Outcome outcome = http.execute(action.name, templateOf(action), action.responseHandle,
                         action.errorHandle, parseList(action.parameters), given);
                 return outcome.hasBody() ? outcome.body() : NO_CONTENT;
             }
@@ -363,7 +368,7 @@ public final class ActionService {
         cards.requireWritable(action.modelId, caller);
         requireEnabled(model.databaseId);
         if (action.type.equals("http")) {
-            http.validate(action.template == null ? null : parseMap(action.template), action.responseHandle, action.errorHandle);
+            http.validate(action.template == null ? null : templateOf(action), action.responseHandle, action.errorHandle);
             action.kind = null;
             action.databaseId = null;
             action.datasetQuery = null;
@@ -452,7 +457,7 @@ public final class ActionService {
             }
             case "implicit" -> v.put("kind", a.kind);
             default -> {
-                v.put("template", parse(a.template));
+                v.put("template", a.template == null ? null : templateOf(a));
                 v.put("response_handle", a.responseHandle);
                 v.put("error_handle", a.errorHandle);
             }
@@ -476,6 +481,10 @@ public final class ActionService {
             return null;
         }
         return Json.MAPPER.convertValue(value, LIST);
+    }
+
+    private Map<String, Object> templateOf(Action action) {
+        return templates.decode(action.template);
     }
 
     static Object parse(String text) {

@@ -1,6 +1,7 @@
 package io.quarry.action;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -52,7 +53,8 @@ class HttpActionsIT {
         });
         receiver.start();
         base = "http://127.0.0.1:" + receiver.getAddress().getPort();
-        server = TestServer.start(Map.of("MB_HTTP_CHANNEL_HOST_STRATEGY", "allow-all"));
+        server = TestServer.start(Map.of("MB_HTTP_CHANNEL_HOST_STRATEGY", "allow-all",
+                "MB_ENCRYPTION_SECRET_KEY", "an-encryption-key-of-some-length-0123"));
         anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
         long db = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
@@ -105,6 +107,18 @@ class HttpActionsIT {
         assertEquals("http", action.get("type").asText());
         assertEquals(".body.id", action.get("response_handle").asText());
         assertEquals(3, action.get("parameters").size(), action.get("parameters").toString());
+
+        assertEquals("{\"X-Token\": \"s3cret\"}", action.get("template").get("headers").asText());
+        try (java.sql.Connection c = server.quarry().appDatabase.dataSource().getConnection();
+             java.sql.PreparedStatement s = c.prepareStatement("SELECT template FROM model_action WHERE id = ?")) {
+            s.setLong(1, id);
+            try (java.sql.ResultSet rows = s.executeQuery()) {
+                assertTrue(rows.next());
+                assertFalse(rows.getString(1).contains("s3cret"), "the template is encrypted at rest: " + rows.getString(1));
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
 
         assertEquals("42", admin.post(200, "action/" + id + "/execute", Map.of("parameters",
                 Map.of("id", 7, "name", "Hedy \"the\" inventor", "q", "a b&c"))).body());
