@@ -72,7 +72,7 @@ class ModuleBordersTest {
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),
             Map.entry("setup", Set.of("appdb", "auth", "core", "driver", "mail", "setting", "sync", "user", "warehouse", "web")),
-            Map.entry("action", Set.of("appdb", "card", "collection", "core", "driver", "permission", "qp", "setting", "user",
+            Map.entry("action", Set.of("appdb", "card", "collection", "core", "driver", "outbound", "permission", "qp", "setting", "user",
                     "warehouse", "web")),
             Map.entry("render", Set.of("card", "core", "qp", "setting", "web")),
             Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",

@@ -88,8 +88,14 @@ public final class ActionResource {
     @POST
     @Path("{id}/execute")
     @Access(Access.Level.USER)
-    public Map<String, Object> execute(@PathParam("id") PosInt id, JsonNode json) {
-        return actions.execute(caller, id.value(), parameters(json));
+    public Response execute(@PathParam("id") PosInt id, JsonNode json) {
+        return answer(actions.execute(caller, id.value(), parameters(json)));
+    }
+
+    /** 200 with the result, or 204 for an HTTP action without a response handle. */
+    static Response answer(Object result) {
+        return result == ActionService.NO_CONTENT ? Response.noContent().build()
+                : Response.ok(result, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     @POST

@@ -13,12 +13,14 @@ import io.quarry.core.Json;
 import io.quarry.core.UserSummary;
 import io.quarry.driver.Driver;
 import io.quarry.driver.Feature;
+import io.quarry.outbound.OutboundHttp;
 import io.quarry.permission.DataPermissions;
 import io.quarry.setting.Settings;
 import io.quarry.user.User;
 import io.quarry.user.UserService;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.DetailsCodec;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -38,12 +40,13 @@ import java.util.UUID;
  * rights on its database. Both the model's database and a query action's database must have
  * {@code database-enable-actions} on (a database setting, off by default) and an engine that supports actions.
  *
- * <p>HTTP actions are refused ({@code HTTP actions are not supported.}), as the newest Metabase does: they let any
- * model editor make the server call URLs of their choice; the SSRF guard ({@link io.quarry.outbound.OutboundHttp})
- * would be the path should they come back.
+ * <p>HTTP actions are served as Metabase v0.63 documents them ({@link HttpActions}), every call going through the
+ * {@link OutboundHttp} guard ({@code MB_HTTP_CHANNEL_HOST_STRATEGY}); the newest Metabase refuses them outright
+ * ({@code HTTP actions are not supported.}), which the guard makes unnecessary here.
  */
 public final class ActionService {
-    static final String HTTP_UNSUPPORTED = "HTTP actions are not supported.";
+    /** What an HTTP action without a {@code response_handle} answers: 204. */
+    public static final Object NO_CONTENT = new Object();
     static final String NOT_ENABLED = "Actions are not enabled.";
     static final Set<String> TYPES = Set.of("query", "implicit", "http");
     static final String[] KINDS = {"row/create", "row/update", "row/delete"};
@@ -57,10 +60,16 @@ public final class ActionService {
     private final UserService users;
     private final Settings settings;
     private final ActionRunner runner;
+    private final HttpActions http;
+    /** HTTP templates hold credentials (headers): stored like database details, encrypted under MB_ENCRYPTION_SECRET_KEY. */
+    private final DetailsCodec templates;
     private final Clock clock;
 
     public ActionService(Db db, CardService cards, DatabaseService databases, DataPermissions dataPermissions,
-            UserService users, Settings settings, ActionRunner runner, Clock clock) {
+            UserService users, Settings settings, ActionRunner runner, OutboundHttp outbound, DetailsCodec templates,
+            Clock clock) {
+        this.http = new HttpActions(outbound);
+        this.templates = templates;
         this.db = db;
         this.cards = cards;
         this.databases = databases;
@@ -126,8 +135,14 @@ public final class ActionService {
         List<Object> parameters = list(body, "parameters");
         List<Object> parameterMappings = list(body, "parameter_mappings");
         Map<String, Object> visualizationSettings = body.optMap("visualization_settings");
+        Map<String, Object> template = body.optMap("template");
+        String responseHandle = body.optString("response_handle");
+        String errorHandle = body.optString("error_handle");
         body.throwIfInvalid();
         Action action = new Action();
+        action.template = template == null ? null : templates.encode(template);
+        action.responseHandle = responseHandle;
+        action.errorHandle = errorHandle;
         action.entityId = EntityIds.next();
         action.name = name;
         action.type = type;
@@ -146,6 +161,9 @@ public final class ActionService {
         }
         if (action.type.equals("query") && parameters == null) {
             action.parameters = Json.write(ActionRunner.queryParameters(parse(action.datasetQuery)));
+        }
+        if (action.type.equals("http") && parameters == null) {
+            action.parameters = Json.write(HttpActions.parameters(templateOf(action)));
         }
         OffsetDateTime now = OffsetDateTime.now(clock);
         action.createdAt = now;
@@ -171,7 +189,19 @@ public final class ActionService {
         List<Object> parameterMappings = list(body, "parameter_mappings");
         Map<String, Object> visualizationSettings = body.optMap("visualization_settings");
         Boolean archived = body.optBool("archived");
+        Map<String, Object> template = body.optMap("template");
+        String responseHandle = body.optString("response_handle");
+        String errorHandle = body.optString("error_handle");
         body.throwIfInvalid();
+        if (template != null) {
+            action.template = templates.encode(template);
+        }
+        if (body.has("response_handle")) {
+            action.responseHandle = responseHandle;
+        }
+        if (body.has("error_handle")) {
+            action.errorHandle = errorHandle;
+        }
         if (name != null) {
             action.name = name;
         }
@@ -246,8 +276,8 @@ public final class ActionService {
 
     // --- run -----------------------------------------------------------------------------------------------------
 
-    /** {@code POST /api/action/:id/execute}. */
-    public Map<String, Object> execute(Caller caller, long id, Map<String, Object> parameters) {
+    /** {@code POST /api/action/:id/execute}: the result, or {@link #NO_CONTENT}. */
+    public Object execute(Caller caller, long id, Map<String, Object> parameters) {
         Action action = requireReadable(caller, id);
         if (action.archived) {
             throw ApiException.notFound();
@@ -288,16 +318,22 @@ public final class ActionService {
         return v;
     }
 
-    public Map<String, Object> executePublic(String uuid, Map<String, Object> parameters) {
+    public Object executePublic(String uuid, Map<String, Object> parameters) {
         requirePublicSharing();
         Action action = Checks.found(db.with(ActionMapper.class, m -> m.findPublicAction(uuid)));
         return run(action, parameters);
     }
 
-    private Map<String, Object> run(Action action, Map<String, Object> parameters) {
+    private Object run(Action action, Map<String, Object> parameters) {
         Map<String, Object> given = parameters == null ? Map.of() : parameters;
         switch (action.type) {
-            case "http" -> throw ApiException.badRequest(HTTP_UNSUPPORTED);
+            case "http" -> {
+                Card model = cards.require(action.modelId);
+                requireEnabled(model.databaseId);
+                HttpActions.Outcome outcome = http.execute(action.name, templateOf(action), action.responseHandle,
+                        action.errorHandle, parseList(action.parameters), given);
+                return outcome.hasBody() ? outcome.body() : NO_CONTENT;
+            }
             case "implicit" -> {
                 Card model = cards.require(action.modelId);
                 requireEnabled(model.databaseId);
@@ -325,22 +361,25 @@ public final class ActionService {
 
     /** The rules of a stored action, checked on create and on every update; returns the model. */
     private Card validate(Caller caller, Action action) {
-        if (action.type.equals("http")) {
-            throw ApiException.badRequest(HTTP_UNSUPPORTED);
-        }
         Card model = cards.require(action.modelId);
         if (!"model".equals(model.cardType)) {
             throw ApiException.invalidField("model_id", "The model does not exist: actions belong to a model.");
         }
         cards.requireWritable(action.modelId, caller);
         requireEnabled(model.databaseId);
-        if (action.type.equals("implicit")) {
+        if (action.type.equals("http")) {
+            http.validate(action.template == null ? null : templateOf(action), action.responseHandle, action.errorHandle);
+            action.kind = null;
+            action.databaseId = null;
+            action.datasetQuery = null;
+        } else if (action.type.equals("implicit")) {
             if (action.kind == null) {
                 throw ApiException.invalidField("kind", "Implicit actions need a kind: row/create, row/update or row/delete.");
             }
             runner.requireSimpleModel(model);
             action.databaseId = null;
             action.datasetQuery = null;
+            action.template = null;
         } else {
             if (action.databaseId == null) {
                 throw ApiException.badRequest("Must provide a database_id for query actions");
@@ -357,6 +396,7 @@ public final class ActionService {
                 throw ApiException.forbidden();
             }
             action.kind = null;
+            action.template = null;
         }
         return model;
     }
@@ -417,7 +457,7 @@ public final class ActionService {
             }
             case "implicit" -> v.put("kind", a.kind);
             default -> {
-                v.put("template", parse(a.template));
+                v.put("template", a.template == null ? null : templateOf(a));
                 v.put("response_handle", a.responseHandle);
                 v.put("error_handle", a.errorHandle);
             }
@@ -441,6 +481,10 @@ public final class ActionService {
             return null;
         }
         return Json.MAPPER.convertValue(value, LIST);
+    }
+
+    private Map<String, Object> templateOf(Action action) {
+        return templates.decode(action.template);
     }
 
     static Object parse(String text) {

@@ -45,6 +45,6 @@ public final class PublicActionResource {
             return Response.status(429).header("Retry-After", waitSeconds).type(MediaType.TEXT_PLAIN)
                     .entity("Too many requests for this action: try again in " + waitSeconds + " seconds.").build();
         }
-        return Response.ok(actions.executePublic(uuid, ActionResource.parameters(json))).build();
+        return ActionResource.answer(actions.executePublic(uuid, ActionResource.parameters(json)));
     }
 }

@@ -292,7 +292,8 @@ public final class Quarry implements AutoCloseable {
         embedTokens = new EmbedTokens(settings, clock);
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
         actions = new ActionService(db, cards, databaseService, dataPermissions, userModule.users(), settings,
-                new ActionRunner(databaseService, metadataModule.metadata(), clock), clock);
+                new ActionRunner(databaseService, metadataModule.metadata(), clock), outboundHttp,
+                io.quarry.warehouse.DetailsCodec.forKey(config.encryptionSecretKey), clock);
         publicActionThrottle = new PublicActionThrottle(clock);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 

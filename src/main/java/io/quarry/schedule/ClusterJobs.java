@@ -270,7 +270,14 @@ public final class ClusterJobs {
             return null;
         }
         if (last == null) {
-            db.with(JobRunMapper.class, m -> m.insertIfAbsent(job.key(), now, now, instance));
+            try {
+                db.with(JobRunMapper.class, m -> m.insertIfAbsent(job.key(), now, now, instance));
+            } catch (org.apache.ibatis.exceptions.PersistenceException e) {
+                // another instance recorded it between the check and the insert: its record stands
+                if (db.with(JobRunMapper.class, m -> m.selectOne(job.key())) == null) {
+                    throw e;
+                }
+            }
             return null;
         }
         DueTimes.Decision decision = DueTimes.decide(cron, job.zone(), last, now, job.catchUp());

@@ -295,8 +295,15 @@ class ActionsIT {
                 .json().get("errors").has("model_id"));
         assertEquals("Must provide a database_id for query actions", admin.post(400, "action", Map.of("name", "x", "type", "query",
                 "model_id", model, "dataset_query", Map.of("type", "native", "native", Map.of("query", "SELECT 1")))).body());
-        assertEquals("HTTP actions are not supported.", admin.post(400, "action", Map.of("name", "x", "type", "http",
-                "model_id", model, "template", Map.of("method", "GET", "url", "http://example.com/"))).body());
+        // the server's default host strategy (external-only) refuses a loopback URL when the action is saved
+        assertEquals("URLs referring to hosts that supply internal hosting metadata are prohibited.", admin.post(400, "action",
+                Map.of("name", "x", "type", "http", "model_id", model, "template", Map.of("method", "GET", "url", "http://127.0.0.1:9/")))
+                .json().get("errors").get("template").asText());
+        assertTrue(admin.post(400, "action", Map.of("name", "x", "type", "http", "model_id", model,
+                "template", Map.of("method", "GET", "url", "http://example.com/", "extra", 1))).json().get("errors").has("template"));
+        assertTrue(admin.post(400, "action", Map.of("name", "x", "type", "http", "model_id", model,
+                "template", Map.of("method", "GET", "url", "http://example.com/"), "response_handle", "body.id"))
+                .json().get("errors").has("response_handle"));
         long filtered = admin.post(200, "card", Map.of("name", "Filtered", "type", "model", "display", "table",
                 "visualization_settings", Map.of(), "collection_id", writable, "dataset_query", Map.of("database", h2Db, "type", "query",
                         "query", Map.of("source-table", customers, "limit", 1)))).json().get("id").asLong();
@@ -310,6 +317,36 @@ class ActionsIT {
         admin.get(400, "action/" + update + "/execute", "parameters", "not json");
         admin.put(400, "action/" + update, Map.of("archived", "maybe"));
         admin.put(400, "action/" + update, Map.of("name", " "));
+    }
+
+    @Test
+    void anHttpActionToARefusedAddressIsRefusedWhenRun() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger hits = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        receiver.createContext("/", exchange -> {
+            hits.incrementAndGet();
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            // the host is a parameter: nothing to check when saved, the guard refuses the filled-in URL when run
+            long port = admin.post(200, "action", Map.of("name", "Call", "type", "http", "model_id", model,
+                    "template", Map.of("method", "POST", "url", "http://127.0.0.1:{{port}}/hook", "body", "{\"a\": 1}")))
+                    .json().get("id").asLong();
+            assertEquals("URLs referring to hosts that supply internal hosting metadata are prohibited.", user.post(400,
+                    "action/" + port + "/execute", params("port", receiver.getAddress().getPort())).body());
+            long host = admin.post(200, "action", Map.of("name", "Call", "type", "http", "model_id", model,
+                    "template", Map.of("method", "GET", "url", "http://{{host}}/latest/meta-data"))).json().get("id").asLong();
+            assertEquals("URLs referring to hosts that supply internal hosting metadata are prohibited.", user.post(400,
+                    "action/" + host + "/execute", params("host", "169.254.169.254")).body());
+            assertEquals("URLs referring to hosts that supply internal hosting metadata are prohibited.", user.post(400,
+                    "action/" + host + "/execute", params("host", "localhost")).body());
+            assertEquals(0, hits.get(), "nothing was sent");
+        } finally {
+            receiver.stop(0);
+        }
     }
 
     @Test

@@ -165,6 +165,33 @@ class ClusterJobsIT {
                 runs.stream().sorted().toList());
     }
 
+    @Test
+    void aScheduledDatabaseSyncRunsOnceAcrossTwoInstances() throws Exception {
+        Quarry a = instance();
+        Quarry b = instance();
+        io.quarry.warehouse.Database database = new io.quarry.warehouse.Database();
+        database.engine = "h2";
+        database.name = "Scheduled once";
+        database.details = Map.of("db", "file:" + io.quarry.testing.TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw");
+        database.metadataSyncSchedule = "0 0 * * * ? *";
+        long id = a.databases.create(database).id;
+        for (Quarry quarry : List.of(a, b)) {
+            quarry.syncSchedules.reconcile(); // what each instance's minutely reconciliation does
+            quarry.clusterJobs.pollNow(); // first sight
+        }
+        ZonedDateTime next = a.syncSchedules.next(id, io.quarry.sync.SyncSchedules.Kind.METADATA).orElseThrow();
+        clock.advance(Duration.between(clock.instant(), next.toInstant()).plusSeconds(5));
+        pollTogether(a, b);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((a.sync.isSyncing(id) || b.sync.isSyncing(id)) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(1, a.sync.runCount(id) + b.sync.runCount(id), "one scheduled sync across both instances");
+        pollTogether(b, a);
+        assertEquals(1, a.sync.runCount(id) + b.sync.runCount(id), "and not again for the same fire time");
+        assertEquals(next.toInstant(), a.clusterJobs.lastDue("sync:metadata:" + id).orElseThrow());
+    }
+
     private static void pollTogether(Quarry a, Quarry b) throws Exception {
         CyclicBarrier barrier = new CyclicBarrier(2);
         Thread other = new Thread(() -> {
