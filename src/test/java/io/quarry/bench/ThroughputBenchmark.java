@@ -144,16 +144,18 @@ public final class ThroughputBenchmark {
         double jdbc = rawJdbc(SECONDS);
         System.out.printf(Locale.ROOT, "card query: %s%nhealth:     %s%nraw JDBC SELECT 1, %d threads: %.0f queries/s%n", card, health,
                 CONNECTIONS, jdbc);
-        results.add(String.format(Locale.ROOT, "RESULT card query x%d: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %d errors; "
+        results.add(String.format(Locale.ROOT, "RESULT card query x%d: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %d errors%s; "
                         + "ratio to health (%.0f req/s) %.3f (goal >= 0.25), to raw JDBC (%.0f q/s) %.3f; "
                         + "goals >= 8,000 req/s on the 2-core reference machine and p99 <= 100 ms",
-                CONNECTIONS, card.rps, card.p50, card.p99, card.errors, health.rps, card.rps / health.rps, jdbc, card.rps / jdbc));
+                CONNECTIONS, card.rps, card.p50, card.p99, card.errors, card.detail.isEmpty() ? "" : " (" + card.detail + ")", health.rps, card.rps / health.rps, jdbc, card.rps / jdbc));
     }
 
-    private record Wrk(double rps, double p50, double p99, long requests, long errors) {
+    /** {@code errors}: non-2xx answers plus socket errors; {@code detail}: wrk's own lines about them. */
+    private record Wrk(double rps, double p50, double p99, long requests, long errors, String detail) {
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%.0f req/s, p50 %.2f ms, p99 %.2f ms, %d requests, %d errors", rps, p50, p99, requests, errors);
+            return String.format(Locale.ROOT, "%.0f req/s, p50 %.2f ms, p99 %.2f ms, %d requests, %d errors%s", rps, p50, p99, requests,
+                    errors, detail.isEmpty() ? "" : " (" + detail + ")");
         }
     }
 
@@ -171,17 +173,22 @@ public final class ThroughputBenchmark {
         double rps = Double.parseDouble(find(out, "Requests/sec:\\s+([0-9.]+)"));
         long requests = Long.parseLong(find(out, "(\\d+) requests in"));
         long errors = 0;
+        List<String> detail = new ArrayList<>();
         Matcher non2xx = Pattern.compile("Non-2xx or 3xx responses: (\\d+)").matcher(out);
         if (non2xx.find()) {
             errors += Long.parseLong(non2xx.group(1));
+            detail.add(non2xx.group());
         }
+        // wrk counts a request still unanswered after its 2 s timeout as a socket timeout
         Matcher socket = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)").matcher(out);
         if (socket.find()) {
             for (int i = 1; i <= 4; i++) {
                 errors += Long.parseLong(socket.group(i));
             }
+            detail.add(socket.group());
         }
-        return new Wrk(rps, millis(find(out, "50%\\s+(\\S+)")), millis(find(out, "99%\\s+(\\S+)")), requests, errors);
+        return new Wrk(rps, millis(find(out, "50%\\s+(\\S+)")), millis(find(out, "99%\\s+(\\S+)")), requests, errors,
+                String.join("; ", detail));
     }
 
     private static String find(String text, String regex) {
