@@ -116,10 +116,9 @@ public final class UiServlet extends HttpServlet {
         // Everything comes from this server (no CDN); inline style attributes are the one allowance (grid positions).
         // Framing, referrer and the other security headers are SecurityHeadersFilter's, for pages as for the API: this
         // fuller policy replaces its CSP header, so it repeats the same framing rule.
-        String path = request.getRequestURI().substring(request.getContextPath().length());
         response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                 + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
-                + (SecurityHeadersFilter.embeddable(path) ? "" : "; " + SecurityHeadersFilter.CONTENT_SECURITY_POLICY));
+                + (SecurityHeadersFilter.framing(request) == null ? "" : "; " + SecurityHeadersFilter.framing(request)));
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
     }
