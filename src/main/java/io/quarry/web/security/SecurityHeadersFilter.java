@@ -18,6 +18,8 @@ import java.io.IOException;
  */
 public final class SecurityHeadersFilter extends HttpFilter {
     public static final String CONTENT_SECURITY_POLICY = "frame-ancestors 'none'";
+    private static final java.util.regex.Pattern ORIGIN = java.util.regex.Pattern.compile(
+            "([A-Za-z][A-Za-z0-9+.-]*://)?(\\*|(\\*\\.)?[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+])(:([0-9]{1,5}|\\*))?/?");
     /** The request attribute holding the framing directive this filter sent (absent on embeddable paths). */
     private static final String FRAMING = SecurityHeadersFilter.class.getName() + ".framing";
     static final String HSTS = "max-age=31536000";
@@ -71,8 +73,9 @@ public final class SecurityHeadersFilter extends HttpFilter {
     }
 
     /**
-     * The whitespace-separated entries that are plain source expressions (scheme, host, port, path and {@code *}
-     * only: nothing that could end the directive or add another header), joined by single spaces; null if none.
+     * The whitespace-separated entries that are origins ({@code [scheme://]host[:port]}, host {@code *} or
+     * {@code *.domain}, port {@code *}: nothing that could end the directive or name a keyword), joined by single
+     * spaces; null if none.
      */
     static String sourceList(String origins) {
         if (origins == null) {
@@ -80,7 +83,7 @@ public final class SecurityHeadersFilter extends HttpFilter {
         }
         StringBuilder list = new StringBuilder();
         for (String entry : origins.trim().split("\\s+")) {
-            if (!entry.isEmpty() && entry.matches("[A-Za-z0-9.:/*_\\-\\[\\]]+") && !entry.startsWith("'")) {
+            if (ORIGIN.matcher(entry).matches()) {
                 list.append(list.isEmpty() ? "" : " ").append(entry);
             }
         }
