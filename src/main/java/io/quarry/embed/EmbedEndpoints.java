@@ -106,6 +106,7 @@ public abstract class EmbedEndpoints {
     @GET
     @Path("dashboard/{token}")
     @Produces(MediaType.APPLICATION_JSON)
+    @SuppressWarnings("unchecked")
     public Response dashboard(@PathParam("token") String token) {
         return guarded(() -> {
             Target t = target(token, "dashboard");
@@ -118,6 +119,8 @@ public abstract class EmbedEndpoints {
                     openIds.add(p.path("id").asText());
                 }
             }
+            // the token's values go into the text cards before the mappings of parameters the embed hides are dropped
+            TextCardTags.fill((List<Object>) view.get("dashcards"), dashboardParameters(t), t.tokenParams());
             view.put("parameters", open);
             keepMappingsOf(view, openIds);
             return Response.ok(view, MediaType.APPLICATION_JSON_TYPE).build();

@@ -285,4 +285,37 @@ class EmbedIT {
         assertEquals("Dashboard id should be a positive integer.", f.anonymous.get(400, "embed/dashboard/"
                 + sign(Map.of("resource", Map.of("dashboard", cardEntity + "x")), SECRET)).body());
     }
+
+    @Test
+    void theTokensValuesAreWrittenIntoTextCards() {
+        long dashboard = f.admin.post(200, "dashboard", Map.of("name", "With a text card", "parameters",
+                List.of(Map.of("id", "cat", "name", "Category", "slug", "category", "type", "category"),
+                        Map.of("id", "st", "name", "State", "slug", "state", "type", "category")))).json().get("id").asLong();
+        Map<String, Object> text = new HashMap<>();
+        text.put("id", -1);
+        text.put("card_id", null);
+        text.put("row", 0);
+        text.put("col", 0);
+        text.put("size_x", 4);
+        text.put("size_y", 2);
+        text.put("visualization_settings", Map.of("virtual_card", Map.of("display", "text", "name", "", "dataset_query", Map.of(),
+                "visualization_settings", Map.of()), "text", "Orders of {{cat}} in {{ st }}"));
+        text.put("parameter_mappings", List.of(Map.of("parameter_id", "cat", "target", List.of("text-tag", "cat")),
+                Map.of("parameter_id", "st", "target", List.of("text-tag", "st"))));
+        f.admin.put(200, "dashboard/" + dashboard, Map.of("dashcards", List.of(text)));
+        f.admin.put(200, "dashboard/" + dashboard, Map.of("enable_embedding", true,
+                "embedding_params", Map.of("category", "locked", "state", "enabled")));
+        String token = sign(Map.of("resource", Map.of("dashboard", dashboard), "params", Map.of("category", List.of("Widget", "Gadget"))), SECRET);
+        JsonNode shown = f.anonymous.get(200, "embed/dashboard/" + token).json().get("dashcards").get(0);
+        assertEquals("Orders of Widget and Gadget in {{ st }}", shown.get("visualization_settings").get("text").asText(),
+                "the token's value is filled in; a parameter the token does not set stays a tag");
+        assertEquals(1, shown.get("parameter_mappings").size(), "the locked parameter's mapping is dropped");
+        String preview = sign(Map.of("resource", Map.of("dashboard", dashboard), "params", Map.of("state", "*NY*"),
+                "_embedding_params", Map.of("state", "locked")), SECRET);
+        assertEquals("Orders of {{cat}} in \\*NY\\*", f.admin.get(200, "preview_embed/dashboard/" + preview).json()
+                .get("dashcards").get(0).get("visualization_settings").get("text").asText(), "previews too, Markdown escaped");
+        // the stored card is unchanged
+        assertEquals("Orders of {{cat}} in {{ st }}", f.admin.get(200, "dashboard/" + dashboard).json().get("dashcards").get(0)
+                .get("visualization_settings").get("text").asText());
+    }
 }
