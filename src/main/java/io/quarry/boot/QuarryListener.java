@@ -4,6 +4,8 @@ import io.quarry.appdb.AppDatabase;
 import io.quarry.core.AppConfig;
 import io.quarry.core.DataDirectory;
 import io.quarry.core.Version;
+import io.quarry.embed.InteractiveFrameOrigins;
+import io.quarry.web.security.FrameAncestors;
 import ch.qos.logback.classic.LoggerContext;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -55,6 +57,8 @@ public final class QuarryListener implements ServletContextListener {
         Logging.configure(context);
         AppState state = new AppState();
         context.setAttribute(AppState.ATTRIBUTE, state);
+        // who may frame the pages and answers (SecurityHeadersFilter): interactive embedding's origins, once started
+        context.setAttribute(FrameAncestors.ATTRIBUTE, new InteractiveFrameOrigins(() -> state.ready() ? state.quarry().settings : null));
         Map<String, String> initParams = new HashMap<>();
         for (String name : Collections.list(context.getInitParameterNames())) {
             initParams.put(name, context.getInitParameter(name));

@@ -44,6 +44,9 @@ public interface CardMapper {
 
     List<Card> cardsOnTable(@Param("tableId") long tableId, @Param("exceptId") long exceptId);
 
+    /** The id of the card with this NanoID {@code entity_id}, or null. */
+    Long findIdByEntityId(@Param("entityId") String entityId);
+
     /** The live card shared under this public UUID (idx_card_public_uuid), or null. */
     Card findPublicCard(@Param("uuid") String uuid);
 

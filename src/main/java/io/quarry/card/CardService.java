@@ -424,6 +424,11 @@ public final class CardService implements Revertible {
         db.run(session -> session.getMapper(CardMapper.class).setPublicUuid(id, null, null));
     }
 
+    /** The id of the card with this NanoID {@code entity_id}; null when none has it. */
+    public Long idByEntityId(String entityId) {
+        return db.with(CardMapper.class, m -> m.findIdByEntityId(entityId));
+    }
+
     /** The live card with this public UUID; null when there is none (unknown, unshared or archived). */
     public Card publicCard(String uuid) {
         return db.with(CardMapper.class, m -> m.findPublicCard(uuid));

@@ -19,6 +19,9 @@ public interface DashboardMapper {
     /** The live dashboard shared under this public UUID (idx_dashboard_public_uuid), or null. */
     Long findPublicDashboardId(@Param("uuid") String uuid);
 
+    /** The id of the dashboard with this NanoID {@code entity_id}, or null. */
+    Long findIdByEntityId(@Param("entityId") String entityId);
+
     int setPublicUuid(@Param("id") long id, @Param("uuid") String uuid, @Param("userId") Long userId);
 
     List<Dashboard> publicDashboards();

@@ -951,12 +951,31 @@ public final class DashboardService implements Revertible {
         view.put("last-edit-info", edit.summary().lastEdit(edit.createdAt));
     }
 
+    /** The id of the dashboard with this NanoID {@code entity_id}; null when none has it. */
+    public Long idByEntityId(String entityId) {
+        return db.with(DashboardMapper.class, m -> m.findIdByEntityId(entityId));
+    }
+
     /** A dashboard by its public UUID; null when no live dashboard has it. */
     public Long publicDashboardId(String uuid) {
         return db.with(DashboardMapper.class, m -> m.findPublicDashboardId(uuid));
     }
 
     /** The whole dashboard view with the dashboard's own rights (public links, embeds cut it down); 404 if archived. */
+    /**
+     * The fields with these ids as {@code param_fields} lists them (field id as text → {@code id, table_id, name,
+     * display_name, base_type, semantic_type, has_field_values}), for public and embedded cards as for dashboards.
+     */
+    public Map<String, Object> paramFields(java.util.Collection<Long> fieldIds) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (!fieldIds.isEmpty()) {
+            for (Map<String, Object> f : db.with(DashboardMapper.class, m -> m.findFields(new ArrayList<>(fieldIds)))) {
+                out.put(String.valueOf(f.get("id")), f);
+            }
+        }
+        return out;
+    }
+
     public Map<String, Object> trustedView(long id) {
         return db.tx(session -> {
             Dashboard d = Checks.found(session.getMapper(DashboardMapper.class).findDashboard(id));

@@ -36,6 +36,10 @@ import java.util.function.Supplier;
  */
 public abstract class EmbedEndpoints {
     private static final Set<String> RESERVED = Set.of("parameters", "format_rows", "pivot_results");
+    /** Previews show at most this many rows (Metabase's preview_embed {@code max-results}, issue #20938); downloads are not capped. */
+    static final long PREVIEW_MAX_RESULTS = 2000;
+    /** A NanoID {@code entity_id} (21 characters of {@code A-Za-z0-9_-}), which a token may give instead of the id. */
+    private static final java.util.regex.Pattern ENTITY_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{21}");
 
     private final EmbedTokens tokens;
     private final PublicSharing sharing;
@@ -57,7 +61,7 @@ public abstract class EmbedEndpoints {
     public Response card(@PathParam("token") String token) {
         return guarded(() -> {
             Target t = target(token, "question");
-            Map<String, Object> view = PublicViews.card(t.card());
+            Map<String, Object> view = sharing.cardView(t.card());
             List<JsonNode> open = new ArrayList<>();
             for (JsonNode p : PublicViews.parameters(t.card())) {
                 if (EmbedParams.openToUrl(t.embeddingParams(), t.tokenParams(), p.path("slug").asText())) {
@@ -85,7 +89,7 @@ public abstract class EmbedEndpoints {
     private Response cardQuery(String token, UriInfo uri, boolean pivot) {
         return guarded(() -> {
             Target t = target(token, "question");
-            return sharing.runCard(QueryContext.EMBED, t.card(), cardParameters(t, uri), pivot);
+            return sharing.runCard(QueryContext.EMBED, t.card(), cardParameters(t, uri), pivot, previewCap());
         });
     }
 
@@ -102,6 +106,7 @@ public abstract class EmbedEndpoints {
     @GET
     @Path("dashboard/{token}")
     @Produces(MediaType.APPLICATION_JSON)
+    @SuppressWarnings("unchecked")
     public Response dashboard(@PathParam("token") String token) {
         return guarded(() -> {
             Target t = target(token, "dashboard");
@@ -114,6 +119,8 @@ public abstract class EmbedEndpoints {
                     openIds.add(p.path("id").asText());
                 }
             }
+            // the token's values go into the text cards before the mappings of parameters the embed hides are dropped
+            TextCardTags.fill((List<Object>) view.get("dashcards"), dashboardParameters(t), t.tokenParams());
             view.put("parameters", open);
             keepMappingsOf(view, openIds);
             return Response.ok(view, MediaType.APPLICATION_JSON_TYPE).build();
@@ -138,7 +145,7 @@ public abstract class EmbedEndpoints {
         return guarded(() -> {
             Target t = target(token, "dashboard");
             return sharing.runDashcard(QueryContext.EMBED, t.id(), Validation.requirePosInt("dashcard-id", dashcardId),
-                    Validation.requirePosInt("card-id", cardId), dashcardParameters(t, uri), pivot);
+                    Validation.requirePosInt("card-id", cardId), dashcardParameters(t, uri), pivot, previewCap());
         });
     }
 
@@ -199,6 +206,10 @@ public abstract class EmbedEndpoints {
         });
     }
 
+    private Long previewCap() {
+        return preview ? PREVIEW_MAX_RESULTS : null;
+    }
+
     /** Values only of enabled parameters the token does not set ({@code key} is the parameter's id). */
     private static void requireOpen(Target t, JsonNode parameters, String key) {
         String slug = null;
@@ -221,11 +232,12 @@ public abstract class EmbedEndpoints {
             throw ApiException.badRequest("Token is missing value for keypath [:resource :" + kind + "]");
         }
         String noun = kind.equals("question") ? "Card" : "Dashboard";
-        if (!idNode.canConvertToExactIntegral() || idNode.asLong() <= 0) {
+        boolean entityId = idNode.isTextual() && ENTITY_ID.matcher(idNode.asText()).matches();
+        if (!entityId && (!idNode.canConvertToExactIntegral() || idNode.asLong() <= 0)) {
             throw ApiException.badRequest(noun + " id should be a positive integer.");
         }
-        long id = idNode.asLong();
         tokens.requireEnabled();
+        long id = entityId ? sharing.idOfEntity(kind, idNode.asText()) : idNode.asLong();
         Card card = null;
         Map<String, Object> dashboard = null;
         boolean enabled;

@@ -19,6 +19,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,10 +41,39 @@ public final class PublicResource {
         this.sharing = sharing;
     }
 
+    /**
+     * oEmbed for a public link ({@code GET /api/public/oembed?url=&maxwidth=&maxheight=}): the iframe code of
+     * {@code url}, 1024 × 800 unless the caller asks for other positive sizes, as Metabase answers it.
+     */
+    @GET
+    @Path("oembed")
+    public Response oembed(@QueryParam("url") String url, @QueryParam("maxwidth") String maxWidth,
+                           @QueryParam("maxheight") String maxHeight) {
+        return guarded(() -> {
+            if (url == null || url.isBlank()) {
+                throw ApiException.invalidField("url", "value must be a non-blank string.");
+            }
+            long width = maxWidth == null ? 1024 : Validation.requirePosInt("maxwidth", maxWidth);
+            long height = maxHeight == null ? 800 : Validation.requirePosInt("maxheight", maxHeight);
+            Map<String, Object> body = new java.util.LinkedHashMap<>();
+            body.put("version", "1.0");
+            body.put("type", "rich");
+            body.put("width", width);
+            body.put("height", height);
+            body.put("html", "<iframe src=\"" + attribute(url) + "\" width=\"" + width + "\" height=\"" + height
+                    + "\" frameborder=\"0\" allowtransparency></iframe>");
+            return json(body);
+        });
+    }
+
+    private static String attribute(String text) {
+        return text.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
+    }
+
     @GET
     @Path("card/{uuid}")
     public Response card(@PathParam("uuid") String uuid) {
-        return guarded(() -> json(PublicViews.card(sharing.publicCard(uuid))));
+        return guarded(() -> json(sharing.cardView(sharing.publicCard(uuid))));
     }
 
     @GET

@@ -92,6 +92,25 @@ public final class PublicSharing {
         return card;
     }
 
+    /**
+     * The id of the card ({@code question}) or dashboard with this NanoID {@code entity_id}, as embed tokens may name
+     * them; 404 when none has it.
+     */
+    public long idOfEntity(String kind, String entityId) {
+        Long id = kind.equals("question") ? cards.idByEntityId(entityId) : dashboards.idByEntityId(entityId);
+        if (id == null) {
+            throw ApiException.notFound();
+        }
+        return id;
+    }
+
+    /** A shared card as strangers see it ({@link PublicViews#card(Card)}), its {@code param_fields} filled in. */
+    public Map<String, Object> cardView(Card card) {
+        Map<String, Object> view = PublicViews.card(card);
+        view.put("param_fields", dashboards.paramFields(PublicViews.parameterFieldIds(card)));
+        return view;
+    }
+
     /** The whole dashboard, read with its own rights (archived: 404); callers cut it down. */
     public Map<String, Object> dashboardView(long id) {
         return dashboards.trustedView(id);
@@ -104,8 +123,16 @@ public final class PublicSharing {
 
     /** As {@link #runCard(QueryContext, Card, JsonNode)}, as a pivot table when {@code pivot} is set. */
     public Response runCard(QueryContext context, Card card, JsonNode parameters, boolean pivot) {
+        return runCard(context, card, parameters, pivot, null);
+    }
+
+    /**
+     * As {@link #runCard(QueryContext, Card, JsonNode, boolean)}, with at most {@code maxResults} rows when it is not
+     * null (the query's {@code constraints.max-results}, which can only lower the API's row limit).
+     */
+    public Response runCard(QueryContext context, Card card, JsonNode parameters, boolean pivot, Long maxResults) {
         QueryRequest request = QueryRequest.trusted(context, new QueryRequest.SavedCard(card.id, card.databaseId),
-                query(card.datasetQuery, parameters), null, null);
+                capped(query(card.datasetQuery, parameters), maxResults), null, null);
         return PublicResults.respond(runner.run(pivot ? request.asPivot() : request));
     }
 
@@ -122,9 +149,15 @@ public final class PublicSharing {
     /** As {@link #runDashcard(QueryContext, long, long, long, JsonNode)}, as a pivot table when {@code pivot} is set. */
     public Response runDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters,
                                 boolean pivot) {
+        return runDashcard(context, dashboardId, dashcardId, cardId, parameters, pivot, null);
+    }
+
+    /** As {@link #runDashcard(QueryContext, long, long, long, JsonNode, boolean)}, with at most {@code maxResults} rows. */
+    public Response runDashcard(QueryContext context, long dashboardId, long dashcardId, long cardId, JsonNode parameters,
+                                boolean pivot, Long maxResults) {
         DashboardService.CardRun run = dashboards.trustedCardRun(dashboardId, dashcardId, cardId, parameters);
         QueryRequest request = QueryRequest.trusted(context, new QueryRequest.SavedCard(run.card().id, run.card().databaseId),
-                run.request(), null, null);
+                capped(run.request(), maxResults), null, null);
         return PublicResults.respond(runner.run(pivot ? request.asPivot() : request));
     }
 
@@ -141,6 +174,13 @@ public final class PublicSharing {
         QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug(name));
         return PublicResults.respond(runner.run(QueryRequest.trusted(context, new QueryRequest.SavedCard(cardId, databaseId),
                 export.query(), null, download)));
+    }
+
+    private static ObjectNode capped(ObjectNode query, Long maxResults) {
+        if (maxResults != null) {
+            query.putObject("constraints").put("max-results", maxResults);
+        }
+        return query;
     }
 
     private static ObjectNode query(String datasetQuery, JsonNode parameters) {

@@ -41,6 +41,35 @@ public final class PublicViews {
         return v;
     }
 
+    /**
+     * The fields a card's parameters filter, for its {@code param_fields}: those of field-filter template tags
+     * ({@code dimension: ["field", id, ...]}) and of parameters targeting {@code ["dimension", ["field", id, ...]]}.
+     */
+    public static java.util.Set<Long> parameterFieldIds(Card card) {
+        java.util.Set<Long> ids = new java.util.LinkedHashSet<>();
+        JsonNode query = parse(card.datasetQuery);
+        if (query != null) {
+            for (JsonNode tag : query.path("native").path("template-tags")) {
+                if ("dimension".equals(tag.path("type").asText())) {
+                    addField(ids, tag.path("dimension"));
+                }
+            }
+        }
+        for (JsonNode p : parameters(card)) {
+            JsonNode target = p.path("target");
+            if ("dimension".equals(target.path(0).asText())) {
+                addField(ids, target.path(1));
+            }
+        }
+        return ids;
+    }
+
+    private static void addField(java.util.Set<Long> ids, JsonNode ref) {
+        if ("field".equals(ref.path(0).asText()) && ref.path(1).canConvertToExactIntegral() && ref.path(1).asLong() > 0) {
+            ids.add(ref.path(1).asLong());
+        }
+    }
+
     /** A card as the dashboard view has it (a map), cut down the same way. */
     @SuppressWarnings("unchecked")
     static Map<String, Object> card(Map<String, Object> full) {

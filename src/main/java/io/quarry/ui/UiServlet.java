@@ -19,21 +19,25 @@ import java.util.TreeSet;
 
 /**
  * The web interface, mapped to {@code /} (so it replaces the container's default servlet and its directory listings).
- * Three kinds of answer:
+ * Four kinds of answer:
  * <ul>
  *   <li>{@code static/<version>/...}: a file under the webapp's {@code /ui/} folder. The version is a digest of every
  *       file there, so these are cached for a year: a changed file gets a new URL.</li>
  *   <li>{@code webjars/<name>/<version>/...}: a file from a WebJar on the class path (versioned by its path, so cached
  *       for a year too).</li>
+ *   <li>{@code app/fonts/...}: the Lato fonts Metabase's embedding SDK asks the server for, to any origin.</li>
  *   <li>Anything else: {@code index.html}, never cached, with the context path and asset version filled in. Client-side
  *       routes ({@code /question/1}, {@code /auth/reset_password/<token>}) thus load the application, which then
  *       reads its own URL. A path that looks like a file (has an extension) and is not found is a plain 404.</li>
  * </ul>
- * Nothing under {@code WEB-INF} or {@code META-INF} is reachable: only {@code /ui/} and {@code webjars/} are read.
+ * Nothing under {@code WEB-INF} or {@code META-INF} is reachable: only {@code /ui/}, {@code /app/fonts/} and
+ * {@code webjars/} are read.
  */
 public final class UiServlet extends HttpServlet {
     private static final String UI_ROOT = "/ui/";
     private static final String WEBJARS = "META-INF/resources/webjars/";
+    /** The fonts Metabase's embedding SDK loads from the server it embeds (its own URLs, unversioned). */
+    private static final String FONTS = "/app/fonts/";
     private static final String YEAR = "public, max-age=31536000, immutable";
     private static final Map<String, String> TYPES = Map.of(
             "js", "text/javascript; charset=utf-8",
@@ -43,7 +47,8 @@ public final class UiServlet extends HttpServlet {
             "png", "image/png",
             "map", "application/json; charset=utf-8",
             "json", "application/json; charset=utf-8",
-            "woff2", "font/woff2");
+            "woff2", "font/woff2",
+            "woff", "font/woff");
 
     private String version;
     private String indexTemplate;
@@ -65,6 +70,8 @@ public final class UiServlet extends HttpServlet {
         }
         if (path.startsWith("/static/")) {
             serveStatic(path.substring("/static/".length()), response);
+        } else if (path.startsWith(FONTS)) {
+            serveFont(path.substring(FONTS.length()), response);
         } else if (path.startsWith("/webjars/")) {
             serveWebjar(path.substring("/webjars/".length()), response);
         } else if (looksLikeFile(path)) {
@@ -96,6 +103,22 @@ public final class UiServlet extends HttpServlet {
         send(url, type(file), current ? YEAR : "no-cache", response);
     }
 
+    /**
+     * A font under the webapp's {@code /app/fonts/}. Pages on other origins load these (the embedding SDK's
+     * {@code @font-face}), and browsers fetch fonts with CORS: they are public files read without credentials, so any
+     * origin may have them.
+     */
+    private void serveFont(String rest, HttpServletResponse response) throws IOException {
+        String type = type(rest);
+        URL url = rest.isEmpty() || !type.startsWith("font/") ? null : getServletContext().getResource(FONTS + rest);
+        if (url == null) {
+            response.sendError(404);
+            return;
+        }
+        response.setHeader("Access-Control-Allow-Origin", "*");
+        send(url, type, "public, max-age=86400", response);
+    }
+
     private void serveWebjar(String rest, HttpServletResponse response) throws IOException {
         URL url = rest.isEmpty() || rest.endsWith("/") ? null : UiServlet.class.getClassLoader().getResource(WEBJARS + rest);
         if (url == null) {
@@ -116,10 +139,9 @@ public final class UiServlet extends HttpServlet {
         // Everything comes from this server (no CDN); inline style attributes are the one allowance (grid positions).
         // Framing, referrer and the other security headers are SecurityHeadersFilter's, for pages as for the API: this
         // fuller policy replaces its CSP header, so it repeats the same framing rule.
-        String path = request.getRequestURI().substring(request.getContextPath().length());
         response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                 + "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
-                + (SecurityHeadersFilter.embeddable(path) ? "" : "; " + SecurityHeadersFilter.CONTENT_SECURITY_POLICY));
+                + (SecurityHeadersFilter.framing(request) == null ? "" : "; " + SecurityHeadersFilter.framing(request)));
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
     }

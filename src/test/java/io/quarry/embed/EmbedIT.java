@@ -220,4 +220,102 @@ class EmbedIT {
         assertEquals("Cannot search for values: \"category\" is not an enabled parameter.",
                 f.anonymous.get(400, "embed/dashboard/" + dashboard + "/params/cat/values").body());
     }
+
+    @Test
+    void previewsShowAtMost2000RowsEmbedsAndDownloadsTheUsualLimits() throws Exception {
+        long all = f.reference(null);
+        assertTrue(all > 2000, "the sample has more orders than a preview shows");
+        long big = f.admin.post(200, "card", Map.of("name", "Every order", "display", "table", "visualization_settings", Map.of(),
+                "enable_embedding", true, "embedding_params", Map.of(),
+                "dataset_query", Map.of("database", f.databaseId, "type", "native", "native", Map.of("query", "SELECT ID FROM ORDERS"))))
+                .json().get("id").asLong();
+        f.admin.put(200, "card/" + big, Map.of("enable_embedding", true, "embedding_params", Map.of()));
+        long dashboard = f.admin.post(200, "dashboard", Map.of("name", "Every order")).json().get("id").asLong();
+        Map<String, Object> dc = new HashMap<>(Map.of("id", -1, "card_id", big, "row", 0, "col", 0, "size_x", 4, "size_y", 4));
+        long dashcard = f.admin.put(200, "dashboard/" + dashboard, Map.of("dashcards", List.of(dc))).json()
+                .get("dashcards").get(0).get("id").asLong();
+        f.admin.put(200, "dashboard/" + dashboard, Map.of("enable_embedding", true, "embedding_params", Map.of()));
+
+        String card = sign(Map.of("resource", Map.of("question", big), "params", Map.of(), "_embedding_params", Map.of()), SECRET);
+        String dash = sign(Map.of("resource", Map.of("dashboard", dashboard), "params", Map.of(), "_embedding_params", Map.of()), SECRET);
+        String dashcardPath = "/dashcard/" + dashcard + "/card/" + big;
+        for (String base : List.of("preview_embed", "preview-embed")) {
+            assertEquals(2000, f.admin.get(202, base + "/card/" + card + "/query").json().get("data").get("rows").size(), base);
+            assertEquals(2000, f.admin.get(202, base + "/dashboard/" + dash + dashcardPath).json().get("data").get("rows").size(), base);
+        }
+        // embeds keep the API's row limit (here raised above 2,000, so the cap is the preview's own)
+        f.admin.put(204, "setting/unaggregated-query-row-limit", Map.of("value", 5000));
+        try {
+            for (String base : List.of("preview_embed", "preview-embed")) {
+                assertEquals(2000, f.admin.get(202, base + "/card/" + card + "/query").json().get("data").get("rows").size(), base);
+                assertEquals(2000, f.admin.get(202, base + "/dashboard/" + dash + dashcardPath).json().get("data").get("rows").size());
+            }
+            long embedded = f.anonymous.get(202, "embed/card/" + card + "/query").json().get("data").get("rows").size();
+            assertEquals(Math.min(all, 5000), embedded);
+            assertEquals(embedded, f.anonymous.get(202, "embed/dashboard/" + dash + dashcardPath).json().get("data").get("rows").size());
+        } finally {
+            f.admin.put(204, "setting/unaggregated-query-row-limit", Map.of("value", 2000));
+        }
+        assertEquals(all + 1, f.anonymous.get(200, "embed/card/" + card + "/query/csv").body().lines().count(),
+                "downloads are not capped");
+    }
+
+    @Test
+    void tokensMayNameTheObjectByItsEntityId() throws Exception {
+        String cardEntity = f.admin.get(200, "card/" + f.cardId).json().get("entity_id").asText();
+        String dashboardEntity = f.admin.get(200, "dashboard/" + f.dashboardId).json().get("entity_id").asText();
+        assertEquals(21, cardEntity.length());
+        String card = sign(Map.of("resource", Map.of("question", cardEntity), "params", Map.of()), SECRET);
+        assertEquals(f.cardId, f.anonymous.get(200, "embed/card/" + card).json().get("id").asLong());
+        assertEquals(f.reference("Gizmo"), count(f.anonymous.get(202, "embed/card/" + card + "/query", "category", "Gizmo").json()));
+        String dashboard = sign(Map.of("resource", Map.of("dashboard", dashboardEntity), "params", Map.of()), SECRET);
+        assertEquals(f.dashboardId, f.anonymous.get(200, "embed/dashboard/" + dashboard).json().get("id").asLong());
+        assertEquals(f.reference(null), count(f.anonymous.get(202, "embed/dashboard/" + dashboard + "/dashcard/" + f.dashcardId
+                + "/card/" + f.cardId).json()));
+        // the preview reads the same ids
+        String preview = sign(Map.of("resource", Map.of("question", cardEntity), "_embedding_params", Map.of()), SECRET);
+        assertEquals(f.cardId, f.admin.get(200, "preview_embed/card/" + preview).json().get("id").asLong());
+
+        String unknown = sign(Map.of("resource", Map.of("question", "AAAAAAAAAAAAAAAAAAAAA")), SECRET);
+        assertEquals("Not found.", f.anonymous.get(400, "embed/card/" + unknown).body());
+        f.admin.get(404, "preview_embed/card/" + sign(Map.of("resource", Map.of("question", "AAAAAAAAAAAAAAAAAAAAA"),
+                "_embedding_params", Map.of()), SECRET));
+        assertEquals("Card id should be a positive integer.",
+                f.anonymous.get(400, "embed/card/" + sign(Map.of("resource", Map.of("question", "short")), SECRET)).body());
+        assertEquals("Dashboard id should be a positive integer.", f.anonymous.get(400, "embed/dashboard/"
+                + sign(Map.of("resource", Map.of("dashboard", cardEntity + "x")), SECRET)).body());
+    }
+
+    @Test
+    void theTokensValuesAreWrittenIntoTextCards() {
+        long dashboard = f.admin.post(200, "dashboard", Map.of("name", "With a text card", "parameters",
+                List.of(Map.of("id", "cat", "name", "Category", "slug", "category", "type", "category"),
+                        Map.of("id", "st", "name", "State", "slug", "state", "type", "category")))).json().get("id").asLong();
+        Map<String, Object> text = new HashMap<>();
+        text.put("id", -1);
+        text.put("card_id", null);
+        text.put("row", 0);
+        text.put("col", 0);
+        text.put("size_x", 4);
+        text.put("size_y", 2);
+        text.put("visualization_settings", Map.of("virtual_card", Map.of("display", "text", "name", "", "dataset_query", Map.of(),
+                "visualization_settings", Map.of()), "text", "Orders of {{cat}} in {{ st }}"));
+        text.put("parameter_mappings", List.of(Map.of("parameter_id", "cat", "target", List.of("text-tag", "cat")),
+                Map.of("parameter_id", "st", "target", List.of("text-tag", "st"))));
+        f.admin.put(200, "dashboard/" + dashboard, Map.of("dashcards", List.of(text)));
+        f.admin.put(200, "dashboard/" + dashboard, Map.of("enable_embedding", true,
+                "embedding_params", Map.of("category", "locked", "state", "enabled")));
+        String token = sign(Map.of("resource", Map.of("dashboard", dashboard), "params", Map.of("category", List.of("Widget", "Gadget"))), SECRET);
+        JsonNode shown = f.anonymous.get(200, "embed/dashboard/" + token).json().get("dashcards").get(0);
+        assertEquals("Orders of Widget and Gadget in {{ st }}", shown.get("visualization_settings").get("text").asText(),
+                "the token's value is filled in; a parameter the token does not set stays a tag");
+        assertEquals(1, shown.get("parameter_mappings").size(), "the locked parameter's mapping is dropped");
+        String preview = sign(Map.of("resource", Map.of("dashboard", dashboard), "params", Map.of("state", "*NY*"),
+                "_embedding_params", Map.of("state", "locked")), SECRET);
+        assertEquals("Orders of {{cat}} in \\*NY\\*", f.admin.get(200, "preview_embed/dashboard/" + preview).json()
+                .get("dashcards").get(0).get("visualization_settings").get("text").asText(), "previews too, Markdown escaped");
+        // the stored card is unchanged
+        assertEquals("Orders of {{cat}} in {{ st }}", f.admin.get(200, "dashboard/" + dashboard).json().get("dashcards").get(0)
+                .get("visualization_settings").get("text").asText());
+    }
 }

@@ -286,4 +286,47 @@ class PublicSharingIT {
             }
         }
     }
+
+    @Test
+    void paramFieldsListTheFieldsTheCardsParametersFilter() throws Exception {
+        long category = io.quarry.testing.AppDbSql.count(f.server, "SELECT f.id FROM metabase_field f JOIN metabase_table t ON t.id = f.table_id "
+                + "WHERE t.db_id = ? AND t.name = 'PRODUCTS' AND f.name = 'CATEGORY'", f.databaseId);
+        long filtered = f.admin.post(200, "card", Map.of("name", "Orders by a field filter", "display", "scalar", "visualization_settings", Map.of(),
+                "dataset_query", Map.of("database", f.databaseId, "type", "native", "native", Map.of(
+                        "query", "SELECT COUNT(*) FROM ORDERS JOIN PRODUCTS ON PRODUCTS.ID = ORDERS.PRODUCT_ID WHERE {{cat}}",
+                        "template-tags", Map.of("cat", Map.of("id", "tag-ff", "name", "cat", "display-name", "Category",
+                                "type", "dimension", "dimension", List.of("field", category, Map.of()), "widget-type", "string/="))))))
+                .json().get("id").asLong();
+        String uuid = f.admin.post(200, "card/" + filtered + "/public_link", Map.of()).json().get("uuid").asText();
+        JsonNode fields = f.anonymous.get(200, "public/card/" + uuid).json().get("param_fields");
+        assertEquals(Set.of(String.valueOf(category)), keys(fields));
+        JsonNode field = fields.get(String.valueOf(category));
+        assertEquals(category, field.get("id").asLong());
+        assertEquals("CATEGORY", field.get("name").asText());
+        assertEquals("type/Text", field.get("base_type").asText());
+        assertTrue(field.has("table_id") && field.has("display_name") && field.has("has_field_values"), field.toString());
+        assertEquals(f.reference("Gizmo"), count(f.anonymous.get(202, "public/card/" + uuid + "/query",
+                "parameters", "[{\"id\":\"tag-ff\",\"type\":\"string/=\",\"value\":[\"Gizmo\"]}]").json()));
+        // a text tag filters no field
+        assertEquals("{}", f.anonymous.get(200, "public/card/" + share()).json().get("param_fields").toString());
+    }
+
+    @Test
+    void oembedGivesTheIframeCodeOfALink() {
+        String link = "http://127.0.0.1/public/question/" + share();
+        JsonNode fixed = f.anonymous.get(200, "public/oembed", "url", link).json();
+        assertEquals("1.0", fixed.get("version").asText());
+        assertEquals("rich", fixed.get("type").asText());
+        assertEquals(1024, fixed.get("width").asInt());
+        assertEquals(800, fixed.get("height").asInt());
+        assertEquals("<iframe src=\"" + link + "\" width=\"1024\" height=\"800\" frameborder=\"0\" allowtransparency></iframe>",
+                fixed.get("html").asText());
+        JsonNode sized = f.user.get(200, "public/oembed", "url", link + "?a=1&b=\"<x>", "maxwidth", 600, "maxheight", "400").json();
+        assertEquals(600, sized.get("width").asInt());
+        assertEquals("<iframe src=\"" + link + "?a=1&amp;b=&quot;&lt;x&gt;\" width=\"600\" height=\"400\" frameborder=\"0\" "
+                + "allowtransparency></iframe>", sized.get("html").asText(), "the url cannot break out of its attribute");
+        assertEquals("An error occurred.", f.anonymous.get(400, "public/oembed").body());
+        assertEquals("An error occurred.", f.anonymous.get(400, "public/oembed", "url", link, "maxwidth", "-5").body());
+        assertEquals("An error occurred.", f.anonymous.get(400, "public/oembed", "url", link, "maxheight", "tall").body());
+    }
 }
