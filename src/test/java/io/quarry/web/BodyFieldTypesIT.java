@@ -50,7 +50,7 @@ class BodyFieldTypesIT {
     private static long databaseId;
     private static long tableId;
 
-    enum Kind { BOOLEAN, POS_INT, STRING, MAP }
+    enum Kind { BOOLEAN, POS_INT, STRING, MAP, LIST }
 
     record Field(String name, Kind kind) {
     }
@@ -106,6 +106,7 @@ class BodyFieldTypesIT {
             case POS_INT -> List.of("5", HUGE, 1.5, true, 0, -3, 2147483648L);
             case STRING -> List.of(42, true, List.of("x"), Map.of("a", 1));
             case MAP -> List.of("x", List.of(1), 7);
+            case LIST -> List.of("x", 7, true, Map.of("a", 1), List.of("x"), List.of(7));
         };
     }
 
@@ -709,5 +710,68 @@ class BodyFieldTypesIT {
             assertEquals(before, admin.get(200, "setting/" + key).json(), key + " changed");
         }
         assertTrue(checked > 50, "checked " + checked);
+    }
+
+    // --- this session's endpoints: channels, subscriptions, alerts, persistence, the assistant ------------------------
+
+    private static Map<String, Object> webhook(String name) {
+        return Map.of("name", name, "type", "channel/http", "details",
+                Map.of("url", "https://hooks.example.com/x", "auth-method", "none"));
+    }
+
+    @Test
+    void channels() throws IOException {
+        long id = create("channel", webhook("Typed hook"));
+        checkFields("PUT", "channel/" + id, fieldsOf("notification/ChannelService.java", "public Map<String, Object> update("),
+                Map.of(), read("channel/" + id));
+        checkFields("POST", "channel", fieldsOf("notification/ChannelService.java", "public Map<String, Object> create("),
+                webhook("New hook"), rows("channel"));
+        checkFields("POST", "channel/test", List.of(new Field("type", Kind.STRING), new Field("details", Kind.MAP)),
+                webhook("Tested hook"), rows("channel"));
+        checkPathParam("PUT", "channel/", "", "id", Map.of());
+    }
+
+    private static Map<String, Object> subscription(long card) {
+        return Map.of("name", "Typed subscription", "cards", List.of(Map.of("id", card, "include_csv", false, "include_xls", false)),
+                "channels", List.of(Map.of("channel_type", "email", "enabled", true, "schedule_type", "daily", "schedule_hour", 8,
+                        "recipients", List.of(Map.of("email", "typed@example.com")), "details", Map.of())));
+    }
+
+    @Test
+    void subscriptions() throws IOException {
+        long card = create("card", cardBody());
+        long id = create("pulse", subscription(card));
+        checkFields("PUT", "pulse/" + id, with(fieldsOf("notification/PulseService.java", "public Map<String, Object> update("),
+                new Field("cards", Kind.LIST), new Field("channels", Kind.LIST), new Field("parameters", Kind.LIST)), Map.of(),
+                read("pulse/" + id));
+        List<Field> create = with(fieldsOf("notification/PulseService.java", "Checked checkCreate("),
+                new Field("cards", Kind.LIST), new Field("channels", Kind.LIST));
+        // POST /api/pulse/test takes disable_links and no parameters; POST /api/pulse the reverse
+        checkFields("POST", "pulse/test", create, subscription(card), rows("pulse"));
+        create.removeIf(f -> f.name().equals("disable_links"));
+        checkFields("POST", "pulse", with(create, new Field("parameters", Kind.LIST)), subscription(card), rows("pulse"));
+        checkPathParam("PUT", "pulse/", "", "id", Map.of());
+    }
+
+    @Test
+    void alerts() throws IOException {
+        long card = create("card", cardBody());
+        Map<String, Object> alert = Map.of("alert_condition", "rows", "alert_first_only", false, "card", Map.of("id", card, "include_csv", false, "include_xls", false),
+                "channels", List.of(Map.of("channel_type", "email", "enabled", true, "schedule_type", "daily", "schedule_hour", 8,
+                        "recipients", List.of(Map.of("email", "typed@example.com")), "details", Map.of())));
+        long id = create("alert", alert);
+        checkFields("PUT", "alert/" + id, with(fieldsOf("notification/PulseService.java", "public Map<String, Object> updateAlert("),
+                new Field("channels", Kind.LIST)), Map.of(), read("alert/" + id));
+        checkFields("POST", "alert", with(fieldsOf("notification/PulseService.java", "public Map<String, Object> createAlert("),
+                new Field("channels", Kind.LIST), new Field("card", Kind.MAP)), alert, rows("pulse"));
+        checkPathParam("PUT", "alert/", "", "id", Map.of());
+    }
+
+    @Test
+    void persistenceScheduleAndAssistantFeedback() throws IOException {
+        checkFields("POST", "persist/set-refresh-schedule", fieldsOf("persistence/PersistResource.java", "public Response setRefreshSchedule("),
+                Map.of(), () -> admin.get(200, "setting/persisted-model-refresh-cron-schedule").body());
+        checkFields("POST", "assistant/feedback", fieldsOf("assistant/AssistantService.java", "public Map<String, Object> recordFeedback("),
+                Map.of("feedback_type", "positive"), rows("assistant_feedback"));
     }
 }
