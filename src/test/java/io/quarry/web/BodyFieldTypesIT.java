@@ -810,4 +810,46 @@ class BodyFieldTypesIT {
             anonymous.post(200, "setup", bodyOf("token", token, "user", user, "prefs", Map.of("site_name", "Acme"))); // the right body works
         }
     }
+
+    @Test
+    void dashcardQueryAssistantQuestionsAndSignedOutUnsubscribeAndExternalAuth() throws IOException {
+        long card = create("card", cardBody());
+        long dashboard = create("dashboard", Map.of("name", "Queried"));
+        long dashcard = admin.put(200, "dashboard/" + dashboard, Map.of("dashcards", List.of(Map.of("id", -1, "card_id", card,
+                "row", 0, "col", 0, "size_x", 4, "size_y", 4)))).json().get("dashcards").get(0).get("id").asLong();
+        String query = "dashboard/" + dashboard + "/dashcard/" + dashcard + "/card/" + card + "/query";
+        List<Field> dashcardFields = List.of(new Field("dashboard_load_id", Kind.STRING), new Field("ignore_cache", Kind.BOOLEAN),
+                new Field("parameters", Kind.LIST));
+        checkFields("POST", query, dashcardFields, Map.of(), read("dashboard/" + dashboard));
+        checkFields("POST", "dashboard/pivot/" + dashboard + "/dashcard/" + dashcard + "/card/" + card + "/query", dashcardFields,
+                Map.of(), read("dashboard/" + dashboard));
+
+        for (String path : List.of("assistant/database/" + databaseId, "assistant/database/" + databaseId + "/query",
+                "assistant/model/" + card, "metabot/database/" + databaseId, "metabot/model/" + card)) {
+            checkFields("POST", path, List.of(new Field("question", Kind.STRING)), Map.of(), rows("report_card"));
+        }
+
+        Api signedOut = server.api();
+        Supplier<Object> recipients = rows("pulse_channel_recipient");
+        Object before = recipients.get();
+        Map<String, Object> base = Map.of("email", "typed@example.com", "hash", "abc", "pulse-id", 1);
+        for (String path : List.of("pulse/unsubscribe", "pulse/unsubscribe/undo", "session/pulse/unsubscribe",
+                "session/pulse/unsubscribe/undo")) {
+            for (Field field : List.of(new Field("email", Kind.STRING), new Field("hash", Kind.STRING), new Field("pulse-id", Kind.POS_INT))) {
+                List<Map<String, Object>> bodies = new ArrayList<>();
+                for (Object wrong : wrongValues(field.kind())) {
+                    if (wrong.equals(2147483648L)) {
+                        continue; // pulse ids are BIGINT: 2^31 is in range (and only fails the hash)
+                    }
+                    Map<String, Object> body = new LinkedHashMap<>(base);
+                    body.put(field.name(), wrong);
+                    bodies.add(body);
+                }
+                refuses(signedOut, "POST", path, field.name(), bodies);
+            }
+        }
+        assertEquals(before, recipients.get(), "a refused unsubscribe changed the recipients");
+        refuses(signedOut, "POST", "session/external_auth", "token", List.of(bodyOf("token", 42), bodyOf("token", true),
+                bodyOf("token", Map.of()), bodyOf("token", List.of("x")), Map.of()));
+    }
 }
