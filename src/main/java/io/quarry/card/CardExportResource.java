@@ -9,6 +9,7 @@ import io.quarry.qp.run.QueryRequest;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.error.ApiException;
+import io.quarry.web.param.Body;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
@@ -65,6 +66,7 @@ public final class CardExportResource {
     @Access(Access.Level.USER)
     public Response exportJson(@PathParam("id") PosInt id, @PathParam("export-format") String format,
                                @QueryParam("parameters") String queryParameters, JsonNode body) {
+        Body.of(body); // anything but an object (or no body) is a 400 naming the body
         JsonNode parameters = body != null && body.has("parameters") ? body.get("parameters") : null;
         if (parameters != null && parameters.isTextual()) {
             parameters = parseParameters(parameters.asText());

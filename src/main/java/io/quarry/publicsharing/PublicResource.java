@@ -7,6 +7,7 @@ import io.quarry.core.Json;
 import io.quarry.qp.export.ExportFormat;
 import io.quarry.qp.run.QueryContext;
 import io.quarry.web.error.ApiException;
+import io.quarry.web.param.Body;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
@@ -168,6 +169,7 @@ public final class PublicResource {
     public Response dashcardExportJson(@PathParam("uuid") String uuid, @PathParam("dashcard-id") String dashcardId,
                                        @PathParam("card-id") String cardId, @PathParam("export-format") String format,
                                        JsonNode body) {
+        Body.of(body); // anything but an object (or no body) is a 400 naming the body
         return guarded(() -> {
             ObjectNode options = body != null && body.isObject() ? ((ObjectNode) body).deepCopy() : Json.object();
             JsonNode parameters = options.remove("parameters");
