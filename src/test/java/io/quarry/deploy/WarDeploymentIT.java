@@ -104,6 +104,42 @@ class WarDeploymentIT {
         }
     }
 
+    /**
+     * {@code ROOT.war} and {@code quarry.war} in one container with nothing configured (the issue's "The file is
+     * locked"): each context works on its own data directory, the root one in the working directory, the other in
+     * {@code ./quarry-quarry}; each is set up on its own.
+     */
+    @Test
+    void twoContextsInOneContainerEachWorkOnTheirOwnData() throws Exception {
+        Path war = Path.of(System.getProperty("quarry.test.war", "target/quarry.war"));
+        assertTrue(Files.isRegularFile(war), "build the WAR first (mvn package): " + war);
+        Path root = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "war-two-contexts-");
+        Path working = Files.createDirectory(root.resolve("working"));
+        Path tmp = Files.createDirectory(root.resolve("tmp"));
+        ServerProcess.Child child = ServerProcess.startWars(war, List.of("/", "/quarry"), working, tmp, root.resolve("server.log"));
+        try {
+            for (String context : List.of("", "quarry/")) {
+                Api api = new Api(child.base().resolve(context));
+                awaitHealthy(api);
+                String session = Fixtures.setUp(api);
+                assertTrue(api.as(session).get(200, "session/properties").json().get("has-user-setup").asBoolean(), context);
+            }
+            assertTrue(Files.isRegularFile(working.resolve("quarry.db.mv.db")), "the root context's H2 file");
+            assertTrue(Files.isRegularFile(working.resolve("quarry-quarry").resolve("quarry.db.mv.db")), "/quarry's H2 file");
+        } finally {
+            child.process().destroy();
+            child.process().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void awaitHealthy(Api api) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (api.call("GET", "api/health", null).status() != 200) {
+            assertTrue(System.nanoTime() < deadline, "Quarry did not become healthy at " + api);
+            Thread.sleep(100);
+        }
+    }
+
     private static List<Path> find(Path under, String name) throws java.io.IOException {
         try (Stream<Path> files = Files.walk(under)) {
             return files.filter(p -> p.getFileName().toString().equals(name)).toList();

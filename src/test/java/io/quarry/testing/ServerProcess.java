@@ -37,10 +37,46 @@ public final class ServerProcess {
         }
         String war = config.remove(WAR);
         String context = config.remove(CONTEXT);
-        TestServer server = war == null ? TestServer.startWith(config) : TestServer.deployWar(Path.of(war), context, config);
-        System.out.println(URL_LINE + server.base);
+        URI base;
+        if (war == null) {
+            base = TestServer.startWith(config).base;
+        } else if (context.contains(",")) {
+            base = deployAll(Path.of(war), List.of(context.split(",")));
+        } else {
+            base = TestServer.deployWar(Path.of(war), context, config).base;
+        }
+        System.out.println(URL_LINE + base);
         System.out.flush();
         Thread.currentThread().join();
+    }
+
+    /**
+     * The WAR deployed at several context paths of one container (one server, one port), as Tomcat deploys
+     * {@code ROOT.war} and {@code quarry.war} side by side; answers the server's root URL without waiting for Quarry.
+     */
+    private static URI deployAll(Path war, List<String> contextPaths) {
+        org.eclipse.jetty.server.Server server = new org.eclipse.jetty.server.Server();
+        org.eclipse.jetty.server.ServerConnector connector = new org.eclipse.jetty.server.ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        org.eclipse.jetty.server.handler.ContextHandlerCollection contexts = new org.eclipse.jetty.server.handler.ContextHandlerCollection();
+        for (String contextPath : contextPaths) {
+            org.eclipse.jetty.ee10.webapp.WebAppContext webapp = new org.eclipse.jetty.ee10.webapp.WebAppContext();
+            webapp.setContextPath(contextPath);
+            webapp.setWar(war.toAbsolutePath().toString());
+            webapp.setParentLoaderPriority(false);
+            webapp.setExtractWAR(true);
+            webapp.setThrowUnavailableOnStartupException(true);
+            contexts.addHandler(webapp);
+        }
+        server.setHandler(contexts);
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("Jetty did not start", e);
+        }
+        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/");
     }
 
     /** A started child JVM: its process and the base URL it serves. */
@@ -72,6 +108,14 @@ public final class ServerProcess {
      * ({@code setpriv}, util-linux), as an ordinary container user would.
      */
     public static Child startWar(Path war, String contextPath, Path workingDirectory, Path tmp, Path log) throws IOException {
+        return startWars(war, List.of(contextPath), workingDirectory, tmp, log);
+    }
+
+    /**
+     * {@link #startWar} at several context paths of one container; with more than one, {@link Child#base} is the
+     * server's root URL and Quarry may still be starting in each context.
+     */
+    public static Child startWars(Path war, List<String> contextPaths, Path workingDirectory, Path tmp, Path log) throws IOException {
         List<String> command = new ArrayList<>();
         if ("root".equals(System.getProperty("user.name"))) {
             command.addAll(List.of("setpriv", "--bounding-set", "-dac_override,-dac_read_search"));
@@ -82,7 +126,7 @@ public final class ServerProcess {
                 "-Djava.io.tmpdir=" + tmp.toAbsolutePath(),
                 "-cp", System.getProperty("java.class.path"),
                 ServerProcess.class.getName(),
-                WAR + "=" + war.toAbsolutePath(), CONTEXT + "=" + contextPath));
+                WAR + "=" + war.toAbsolutePath(), CONTEXT + "=" + String.join(",", contextPaths)));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("MB_"));
         return launch(builder, log);
