@@ -44,7 +44,7 @@ public final class AppDatabase implements AutoCloseable {
     /** {@code h2} or {@code postgresql}, read from the connection (a JNDI DataSource may be either). */
     private final String vendor;
     private final DataSource dataSource;
-    private final BasicDataSource ownedPool;
+    private final WarmDataSource ownedPool;
     private final SqlSessionFactory sessionFactory;
     private final Timeouts timeouts;
     private final AppDatabaseStatus status = new AppDatabaseStatus();
@@ -102,13 +102,18 @@ public final class AppDatabase implements AutoCloseable {
             ownedPool = null;
             dataSource = lookup(config.dbJndiName);
         } else {
-            ownedPool = new BasicDataSource();
+            // The same pool as the target databases': connections stay open when returned (idle = total), a borrowed
+            // one is validated only when it sat idle longer than WarmDataSource.VALIDATE_AFTER_IDLE (a just-returned
+            // connection is known good; validating it on every borrow was one more round trip per statement), and
+            // borrowing takes no monitor.
+            ownedPool = new WarmDataSource();
             ownedPool.setUrl(config.dbType == AppConfig.DbType.H2 ? durableH2(config.dbUrl) : config.dbUrl);
             ownedPool.setUsername(config.dbUser);
             ownedPool.setPassword(config.dbPassword);
             ownedPool.setDriverClassName(config.dbType == AppConfig.DbType.H2 ? "org.h2.Driver" : "org.postgresql.Driver");
-            ownedPool.setMaxTotal(15);
-            ownedPool.setMaxIdle(15);
+            int poolSize = maxPoolSize(config);
+            ownedPool.setMaxTotal(poolSize);
+            ownedPool.setMaxIdle(poolSize);
             ownedPool.setMinIdle(1);
             ownedPool.setDefaultAutoCommit(true);
             ownedPool.setValidationQuery("SELECT 1");
@@ -154,6 +159,26 @@ public final class AppDatabase implements AutoCloseable {
         sessionFactory = new SqlSessionFactoryBuilder().build(configuration);
         // Mapper XML parsing leaves a ThreadLocal on this thread; containers report it as a leak on undeploy.
         ErrorContext.instance().reset();
+    }
+
+    /** Metabase's {@code MB_APPLICATION_DB_MAX_CONNECTION_POOL_SIZE}, 15 by default. */
+    static final int DEFAULT_MAX_POOL_SIZE = 15;
+
+    static int maxPoolSize(AppConfig config) {
+        String value = config.get("MB_APPLICATION_DB_MAX_CONNECTION_POOL_SIZE");
+        if (value == null || value.isBlank()) {
+            return DEFAULT_MAX_POOL_SIZE;
+        }
+        try {
+            int parsed = Integer.parseInt(value.trim());
+            if (parsed > 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalStateException("MB_APPLICATION_DB_MAX_CONNECTION_POOL_SIZE must be a whole number greater than zero, got '"
+                + value + "'");
     }
 
     private static void closeQuietly(BasicDataSource pool) {

@@ -1,6 +1,7 @@
 package io.quarry.driver;
 
 import io.quarry.appdb.PoolStats;
+import io.quarry.appdb.WarmDataSource;
 import io.quarry.core.ConnectionPools;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -10,13 +11,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
-import javax.management.ObjectName;
-import javax.sql.DataSource;
-import org.apache.commons.dbcp2.BasicDataSource;
-import org.apache.commons.dbcp2.ConnectionFactory;
-import org.apache.commons.dbcp2.PoolableConnection;
-import org.apache.commons.dbcp2.PoolableConnectionFactory;
-import org.apache.commons.pool2.PooledObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +31,7 @@ public final class DatabasePools implements AutoCloseable {
     /** Metabase's default {@code jdbc-data-warehouse-max-connection-pool-size}. */
     public static final int DEFAULT_MAX_POOL_SIZE = 15;
     /** A connection idle for longer than this is validated when borrowed (HikariCP's default bypass window). */
-    static final Duration VALIDATE_AFTER_IDLE = Duration.ofMillis(500);
+    static final Duration VALIDATE_AFTER_IDLE = WarmDataSource.VALIDATE_AFTER_IDLE;
 
     private final ConnectionPools registry;
     private final int readTimeoutSeconds;
@@ -179,80 +173,8 @@ public final class DatabasePools implements AutoCloseable {
         return "db-" + databaseId;
     }
 
-    /**
-     * A dbcp2 data source whose borrow path takes no monitor ({@link BasicDataSource#getConnection()} enters the
-     * synchronized {@code createDataSource} on every call) and whose borrow-time validation is skipped for a connection
-     * returned less than {@link #VALIDATE_AFTER_IDLE} ago.
-     */
-    static final class WarmDataSource extends BasicDataSource {
-        private volatile DataSource ready;
-
-        @Override
-        public Connection getConnection() throws SQLException {
-            DataSource pool = ready;
-            if (pool == null) {
-                pool = createDataSource();
-                ready = pool;
-            }
-            return pool.getConnection();
-        }
-
-        @Override
-        public synchronized void close() throws SQLException {
-            ready = null;
-            super.close();
-        }
-
-        @Override
-        protected PoolableConnectionFactory createPoolableConnectionFactory(ConnectionFactory driverFactory) throws SQLException {
-            PoolableConnectionFactory configured = super.createPoolableConnectionFactory(driverFactory);
-            IdleValidatingFactory factory = new IdleValidatingFactory(driverFactory, configured.getDataSourceJmxName());
-            factory.setValidationQuery(configured.getValidationQuery());
-            factory.setValidationQueryTimeout(configured.getValidationQueryTimeoutDuration());
-            factory.setConnectionInitSql(configured.getConnectionInitSqls());
-            factory.setDefaultReadOnly(configured.getDefaultReadOnly());
-            factory.setDefaultAutoCommit(configured.getDefaultAutoCommit());
-            factory.setDefaultTransactionIsolation(configured.getDefaultTransactionIsolation());
-            factory.setDefaultCatalog(configured.getDefaultCatalog());
-            factory.setDefaultSchema(configured.getDefaultSchema());
-            factory.setCacheState(configured.getCacheState());
-            factory.setPoolStatements(configured.getPoolStatements());
-            factory.setMaxConn(configured.getMaxConnDuration());
-            factory.setRollbackOnReturn(configured.isRollbackOnReturn());
-            factory.setAutoCommitOnReturn(configured.isAutoCommitOnReturn());
-            factory.setDefaultQueryTimeout(configured.getDefaultQueryTimeoutDuration());
-            factory.setFastFailValidation(configured.isFastFailValidation());
-            factory.setDisconnectionSqlCodes(configured.getDisconnectionSqlCodes());
-            factory.setDisconnectionIgnoreSqlCodes(configured.getDisconnectionIgnoreSqlCodes());
-            return factory;
-        }
-    }
-
-    /**
-     * Validates a connection on borrow only when it was returned more than {@link #VALIDATE_AFTER_IDLE} ago; one the
-     * driver has closed (after a broken link) is never handed out.
-     */
-    static final class IdleValidatingFactory extends PoolableConnectionFactory {
-        IdleValidatingFactory(ConnectionFactory connectionFactory, ObjectName jmxName) {
-            super(connectionFactory, jmxName);
-        }
-
-        @Override
-        public boolean validateObject(PooledObject<PoolableConnection> pooled) {
-            if (recentlyReturned(pooled.getLastReturnInstant(), Instant.now())) {
-                try {
-                    Connection raw = pooled.getObject().getInnermostDelegateInternal();
-                    return raw != null && !raw.isClosed();
-                } catch (SQLException e) {
-                    return false;
-                }
-            }
-            return super.validateObject(pooled);
-        }
-    }
-
     static boolean recentlyReturned(Instant lastReturn, Instant now) {
-        return lastReturn != null && !lastReturn.equals(Instant.EPOCH) && lastReturn.isAfter(now.minus(VALIDATE_AFTER_IDLE));
+        return WarmDataSource.recentlyReturned(lastReturn, now);
     }
 
     @Override

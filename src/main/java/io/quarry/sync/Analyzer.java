@@ -100,15 +100,15 @@ public final class Analyzer {
                     Field field = fields.get(i);
                     try {
                         boolean firstAnalysis = field.lastAnalyzed == null;
-                        String semanticForKind = field.semanticType != null ? field.semanticType
-                                : firstAnalysis ? Classifier.byName(field.name, field.baseType) : null;
+                        // the name rules are a dozen regular expressions: matched once per field, not twice
+                        String byName = field.semanticType == null && firstAnalysis ? Classifier.byName(field.name, field.baseType) : null;
+                        String semanticForKind = field.semanticType != null ? field.semanticType : byName;
                         Fingerprints.Kind kind = Fingerprints.kindOf(field.baseType, semanticForKind);
                         if (empty && kind != Fingerprints.Kind.NONE) {
                             // nothing to learn from yet: name-based types now, the rest once there are rows
                             noData++;
                             if (firstAnalysis) {
-                                field.semanticType = field.semanticType != null ? field.semanticType
-                                        : Classifier.byName(field.name, field.baseType);
+                                field.semanticType = field.semanticType != null ? field.semanticType : byName;
                                 field.lastAnalyzed = now;
                                 changed.add(field);
                             }
