@@ -122,6 +122,10 @@ public final class ActionResource {
         if (json != null && json.isObject() && json.get("parameters") != null && json.get("parameters").isArray()) {
             return Json.MAPPER.convertValue(json.get("parameters"), List.class);
         }
+        // Metabase's own bulk row endpoints (data editing) name the list "rows": taken as the same list
+        if (json != null && json.isObject() && json.get("parameters") == null && json.get("rows") != null) {
+            return json.get("rows").isArray() ? Json.MAPPER.convertValue(json.get("rows"), List.class) : json.get("rows").toString();
+        }
         Map<String, Object> parameters = body.optMap("parameters");
         body.throwIfInvalid();
         return parameters == null ? Map.of() : parameters;

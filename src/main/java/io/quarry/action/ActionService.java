@@ -330,7 +330,7 @@ public final class ActionService {
             requireEnabled(model.databaseId);
             return runner.bulk(model, action.kind, parameters);
         }
-        if (parameters instanceof List<?>) {
+        if (parameters != null && !(parameters instanceof Map<?, ?>)) {
             throw ApiException.invalidField("parameters", "value must be a map of parameter id to value (a list of rows is for bulk actions only).");
         }
         @SuppressWarnings("unchecked")

@@ -231,7 +231,7 @@ class ActionsIT {
         assertTrue(user.post(200, "action/" + delete + "/execute", rowsOf(Map.of("id", 30), Map.of("id", 32)))
                 .json().get("success").asBoolean());
         assertEquals(List.of("31|Joan"), h2Rows("SELECT ID, NAME FROM CUSTOMERS WHERE ID >= 30 ORDER BY ID"));
-        user.post(200, "action/" + delete + "/execute", rowsOf(Map.of("id", 31)));
+        user.post(200, "action/" + delete + "/execute", Map.of("rows", List.of(Map.of("id", 31)))); // Metabase's "rows" key
         assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
         anonymous.post(401, "action/" + delete + "/execute", rowsOf(Map.of("id", 1)));
         assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
@@ -291,6 +291,8 @@ class ActionsIT {
         // a list of rows to a row action
         assertTrue(admin.post(400, "action/" + rowCreate + "/execute", rowsOf(Map.of("id", 52, "name", "X"))).json()
                 .get("errors").has("parameters"));
+        assertTrue(admin.post(400, "action/" + rowCreate + "/execute", Map.of("rows", "x")).json().get("errors").has("parameters"));
+        assertTrue(admin.post(400, "action/" + create + "/execute", Map.of("rows", Map.of("id", 53))).json().get("errors").has("parameters"));
         assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
     }
 
