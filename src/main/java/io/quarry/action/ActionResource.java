@@ -113,9 +113,19 @@ public final class ActionResource {
         return Response.noContent().build();
     }
 
-    /** The {@code parameters} map of an execute body (absent or null: none). */
-    static Map<String, Object> parameters(JsonNode json) {
+    /**
+     * The {@code parameters} of an execute body (absent or null: none): a map of parameter id to value, or, for the
+     * bulk implicit kinds, a list of such maps (one per row); which one the action takes is checked when it runs.
+     */
+    static Object parameters(JsonNode json) {
         Body body = Body.of(json);
+        if (json != null && json.isObject() && json.get("parameters") != null && json.get("parameters").isArray()) {
+            return Json.MAPPER.convertValue(json.get("parameters"), List.class);
+        }
+        // Metabase's own bulk row endpoints (data editing) name the list "rows": taken as the same list
+        if (json != null && json.isObject() && json.get("parameters") == null && json.get("rows") != null) {
+            return json.get("rows").isArray() ? Json.MAPPER.convertValue(json.get("rows"), List.class) : json.get("rows").toString();
+        }
         Map<String, Object> parameters = body.optMap("parameters");
         body.throwIfInvalid();
         return parameters == null ? Map.of() : parameters;

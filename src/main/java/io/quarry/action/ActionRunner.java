@@ -39,8 +39,8 @@ import java.util.TreeSet;
 /**
  * Runs actions on the model's database: each run is one transaction on a pooled connection, every value a bind
  * parameter; only identifiers from Quarry's metadata (the model's table and its columns), quoted by the engine's
- * dialect, are written into SQL. Implicit actions act on exactly one row, found by the table's single primary key;
- * anything else rolls back. A database error is a 400 with the database's message.
+ * dialect, are written into SQL. Row implicit actions act on exactly one row, found by the table's single primary key;
+ * bulk ones on a list of such rows in one transaction; anything else rolls back. A database error is a 400 with the database's message.
  */
 public final class ActionRunner {
     private final DatabaseService databases;
@@ -88,7 +88,7 @@ public final class ActionRunner {
         List<Map<String, Object>> out = new ArrayList<>();
         target.bySlug().forEach((slug, field) -> {
             boolean isPk = field == target.pk();
-            if (kind.equals("row/delete") && !isPk) {
+            if (kind.endsWith("/delete") && !isPk) {
                 return;
             }
             Map<String, Object> p = new LinkedHashMap<>();
@@ -97,7 +97,7 @@ public final class ActionRunner {
             p.put("display-name", field.displayName == null ? field.name : field.displayName);
             p.put("type", field.baseType == null ? "type/Text" : field.baseType);
             p.put("target", List.of("variable", List.of("template-tag", slug)));
-            p.put("required", isPk && !kind.equals("row/create"));
+            p.put("required", isPk && !kind.endsWith("/create"));
             p.put("is-auto-increment", field.databaseIsAutoIncrement);
             out.add(p);
         });
@@ -106,27 +106,90 @@ public final class ActionRunner {
 
     Map<String, Object> implicit(Card model, String kind, Map<String, Object> parameters) {
         Target target = target(model);
+        Prepared prepared = prepare(target, kind, parameters, "");
+        return inTransaction(target.database(), connection -> switch (kind) {
+            case "row/create" -> Map.of("created-row", insert(connection, target, prepared));
+            case "row/update" -> Map.of("rows-updated", List.of(change(connection, prepared, "update", "")));
+            case "row/delete" -> Map.of("rows-deleted", List.of(change(connection, prepared, "delete", "")));
+            default -> throw ApiException.badRequest("Unknown implicit action kind " + kind);
+        });
+    }
+
+    /**
+     * A bulk implicit action: {@code rows} is the execute body's {@code parameters}, a non-empty list of maps (parameter
+     * id to value), each one row as its row kind takes it. Every row is checked before any SQL runs, and all rows run
+     * in one transaction: one failing row (a constraint, a row that does not exist) rolls back the whole action.
+     * Results as Metabase's: {@code created-rows}, {@code rows-updated} (a count), {@code success}.
+     */
+    Map<String, Object> bulk(Card model, String kind, Object rows) {
+        if (!(rows instanceof List<?> list) || list.isEmpty()) {
+            throw ApiException.invalidField("parameters", "Bulk actions take a non-empty list of rows, each a map of parameter id to value.");
+        }
+        String rowKind = "row/" + kind.substring("bulk/".length());
+        Target target = target(model);
+        List<Prepared> prepared = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof Map<?, ?> row)) {
+                throw ApiException.invalidField("parameters", "Row " + i + " is not a map of parameter id to value.");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> parameters = (Map<String, Object>) row;
+            prepared.add(prepare(target, rowKind, parameters, "Row " + i + ": "));
+        }
+        return inTransaction(target.database(), connection -> {
+            switch (kind) {
+                case "bulk/create" -> {
+                    List<Map<String, Object>> created = new ArrayList<>();
+                    for (Prepared p : prepared) {
+                        created.add(insert(connection, target, p));
+                    }
+                    return Map.of("created-rows", created);
+                }
+                case "bulk/update" -> {
+                    int count = 0;
+                    for (int i = 0; i < prepared.size(); i++) {
+                        count += change(connection, prepared.get(i), "update", "Row " + i + ": ");
+                    }
+                    return Map.of("rows-updated", count);
+                }
+                case "bulk/delete" -> {
+                    for (int i = 0; i < prepared.size(); i++) {
+                        change(connection, prepared.get(i), "delete", "Row " + i + ": ");
+                    }
+                    return Map.of("success", true);
+                }
+                default -> throw ApiException.badRequest("Unknown implicit action kind " + kind);
+            }
+        });
+    }
+
+    /** One row's statement, checked and typed: its SQL, bind values and (when known) the primary key value. */
+    private record Prepared(String sql, List<Object> values, Object key) {
+    }
+
+    private Prepared prepare(Target target, String kind, Map<String, Object> parameters, String rowLabel) {
         Set<String> unknown = new TreeSet<>(parameters.keySet());
         unknown.removeAll(target.bySlug().keySet());
         if (kind.equals("row/delete")) {
             unknown.addAll(parameters.keySet().stream().filter(k -> !k.equals(target.pkSlug())).toList());
         }
         if (!unknown.isEmpty()) {
-            throw ApiException.badRequest("No destination parameter found for #{" + String.join(" ", quoted(unknown))
+            throw ApiException.badRequest(rowLabel + "No destination parameter found for #{" + String.join(" ", quoted(unknown))
                     + "}. Found: #{" + String.join(" ", quoted(kind.equals("row/delete") ? Set.of(target.pkSlug())
                     : target.bySlug().keySet())) + "}");
         }
         return switch (kind) {
-            case "row/create" -> create(target, parameters);
-            case "row/update" -> update(target, parameters);
-            case "row/delete" -> delete(target, parameters);
+            case "row/create" -> prepareCreate(target, parameters, rowLabel);
+            case "row/update" -> prepareUpdate(target, parameters, rowLabel);
+            case "row/delete" -> new Prepared("DELETE FROM " + target.table() + " WHERE "
+                    + target.dialect().quote(target.pk().name) + " = ?", List.of(requirePk(target, parameters, rowLabel)), null);
             default -> throw ApiException.badRequest("Unknown implicit action kind " + kind);
         };
     }
 
-    private Map<String, Object> create(Target target, Map<String, Object> parameters) {
+    private Prepared prepareCreate(Target target, Map<String, Object> parameters, String rowLabel) {
         if (parameters.isEmpty()) {
-            throw ApiException.badRequest("Implicit parameters must be provided.");
+            throw ApiException.badRequest(rowLabel + "Implicit parameters must be provided.");
         }
         List<String> columns = new ArrayList<>();
         List<Object> values = new ArrayList<>();
@@ -137,26 +200,12 @@ public final class ActionRunner {
         });
         String sql = "INSERT INTO " + target.table() + " (" + String.join(", ", columns) + ") VALUES ("
                 + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
-        return inTransaction(target.database(), connection -> {
-            Object key = parameters.containsKey(target.pkSlug()) ? typed(target.pk(), target.pkSlug(), parameters.get(target.pkSlug())) : null;
-            try (PreparedStatement statement = connection.prepareStatement(sql, new String[] {target.pk().name})) {
-                bind(statement, values);
-                statement.executeUpdate();
-                if (key == null) {
-                    try (ResultSet keys = statement.getGeneratedKeys()) {
-                        if (keys.next()) {
-                            key = keys.getObject(1);
-                        }
-                    }
-                }
-            }
-            Map<String, Object> row = key == null ? Map.of() : selectRow(connection, target, key);
-            return Map.of("created-row", row);
-        });
+        Object key = parameters.containsKey(target.pkSlug()) ? typed(target.pk(), target.pkSlug(), parameters.get(target.pkSlug())) : null;
+        return new Prepared(sql, values, key);
     }
 
-    private Map<String, Object> update(Target target, Map<String, Object> parameters) {
-        Object key = requirePk(target, parameters);
+    private Prepared prepareUpdate(Target target, Map<String, Object> parameters, String rowLabel) {
+        Object key = requirePk(target, parameters, rowLabel);
         List<String> sets = new ArrayList<>();
         List<Object> values = new ArrayList<>();
         parameters.forEach((slug, value) -> {
@@ -167,34 +216,40 @@ public final class ActionRunner {
             }
         });
         if (sets.isEmpty()) {
-            throw ApiException.badRequest("Implicit parameters must be provided.");
+            throw ApiException.badRequest(rowLabel + "Implicit parameters must be provided.");
         }
         values.add(key);
         String sql = "UPDATE " + target.table() + " SET " + String.join(", ", sets) + " WHERE "
                 + target.dialect().quote(target.pk().name) + " = ?";
-        return inTransaction(target.database(), connection -> {
-            int count;
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                bind(statement, values);
-                count = statement.executeUpdate();
-            }
-            exactlyOne(count, "update");
-            return Map.of("rows-updated", List.of(count));
-        });
+        return new Prepared(sql, values, key);
     }
 
-    private Map<String, Object> delete(Target target, Map<String, Object> parameters) {
-        Object key = requirePk(target, parameters);
-        String sql = "DELETE FROM " + target.table() + " WHERE " + target.dialect().quote(target.pk().name) + " = ?";
-        return inTransaction(target.database(), connection -> {
-            int count;
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                bind(statement, List.of(key));
-                count = statement.executeUpdate();
+    /** Runs an INSERT and reads the created row back by its key (given or generated). */
+    private Map<String, Object> insert(Connection connection, Target target, Prepared prepared) throws SQLException {
+        Object key = prepared.key();
+        try (PreparedStatement statement = connection.prepareStatement(prepared.sql(), new String[] {target.pk().name})) {
+            bind(statement, prepared.values());
+            statement.executeUpdate();
+            if (key == null) {
+                try (ResultSet keys = statement.getGeneratedKeys()) {
+                    if (keys.next()) {
+                        key = keys.getObject(1);
+                    }
+                }
             }
-            exactlyOne(count, "delete");
-            return Map.of("rows-deleted", List.of(count));
-        });
+        }
+        return key == null ? Map.of() : selectRow(connection, target, key);
+    }
+
+    /** Runs an UPDATE or DELETE of one row by key; a 400 (rolling the transaction back) unless exactly one row changed. */
+    private int change(Connection connection, Prepared prepared, String verb, String rowLabel) throws SQLException {
+        int count;
+        try (PreparedStatement statement = connection.prepareStatement(prepared.sql())) {
+            bind(statement, prepared.values());
+            count = statement.executeUpdate();
+        }
+        exactlyOne(count, verb, rowLabel);
+        return count;
     }
 
     /** The current values (by parameter slug) of the row a row/update or row/delete would act on. */
@@ -212,20 +267,24 @@ public final class ActionRunner {
         });
     }
 
-    private static void exactlyOne(int count, String verb) {
+    private static void exactlyOne(int count, String verb, String rowLabel) {
         if (count == 0) {
-            throw ApiException.badRequest("Sorry, the row you're trying to " + verb + " doesn't exist");
+            throw ApiException.badRequest(rowLabel + "Sorry, the row you're trying to " + verb + " doesn't exist");
         }
         if (count > 1) {
             // thrown inside the transaction: it rolls back
-            throw ApiException.badRequest("Sorry, this would " + verb + " " + count + " rows, but you can only act on 1");
+            throw ApiException.badRequest(rowLabel + "Sorry, this would " + verb + " " + count + " rows, but you can only act on 1");
         }
     }
 
     private Object requirePk(Target target, Map<String, Object> parameters) {
+        return requirePk(target, parameters, "");
+    }
+
+    private Object requirePk(Target target, Map<String, Object> parameters, String rowLabel) {
         Object value = parameters.get(target.pkSlug());
         if (value == null) {
-            throw ApiException.badRequest("Missing primary key parameter: \"" + target.pkSlug() + "\"");
+            throw ApiException.badRequest(rowLabel + "Missing primary key parameter: \"" + target.pkSlug() + "\"");
         }
         return typed(target.pk(), target.pkSlug(), value);
     }

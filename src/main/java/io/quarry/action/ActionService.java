@@ -49,7 +49,7 @@ public final class ActionService {
     public static final Object NO_CONTENT = new Object();
     static final String NOT_ENABLED = "Actions are not enabled.";
     static final Set<String> TYPES = Set.of("query", "implicit", "http");
-    static final String[] KINDS = {"row/create", "row/update", "row/delete"};
+    static final String[] KINDS = {"row/create", "row/update", "row/delete", "bulk/create", "bulk/update", "bulk/delete"};
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() { };
     private static final TypeReference<List<Object>> LIST = new TypeReference<>() { };
 
@@ -277,7 +277,7 @@ public final class ActionService {
     // --- run -----------------------------------------------------------------------------------------------------
 
     /** {@code POST /api/action/:id/execute}: the result, or {@link #NO_CONTENT}. */
-    public Object execute(Caller caller, long id, Map<String, Object> parameters) {
+    public Object execute(Caller caller, long id, Object parameters) {
         Action action = requireReadable(caller, id);
         if (action.archived) {
             throw ApiException.notFound();
@@ -318,14 +318,23 @@ public final class ActionService {
         return v;
     }
 
-    public Object executePublic(String uuid, Map<String, Object> parameters) {
+    public Object executePublic(String uuid, Object parameters) {
         requirePublicSharing();
         Action action = Checks.found(db.with(ActionMapper.class, m -> m.findPublicAction(uuid)));
         return run(action, parameters);
     }
 
-    private Object run(Action action, Map<String, Object> parameters) {
-        Map<String, Object> given = parameters == null ? Map.of() : parameters;
+    private Object run(Action action, Object parameters) {
+        if ("implicit".equals(action.type) && action.kind != null && action.kind.startsWith("bulk/")) {
+            Card model = cards.require(action.modelId);
+            requireEnabled(model.databaseId);
+            return runner.bulk(model, action.kind, parameters);
+        }
+        if (parameters != null && !(parameters instanceof Map<?, ?>)) {
+            throw ApiException.invalidField("parameters", "value must be a map of parameter id to value (a list of rows is for bulk actions only).");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> given = parameters == null ? Map.of() : (Map<String, Object>) parameters;
         switch (action.type) {
             case "http" -> {
                 Card model = cards.require(action.modelId);
@@ -374,7 +383,7 @@ public final class ActionService {
             action.datasetQuery = null;
         } else if (action.type.equals("implicit")) {
             if (action.kind == null) {
-                throw ApiException.invalidField("kind", "Implicit actions need a kind: row/create, row/update or row/delete.");
+                throw ApiException.invalidField("kind", "Implicit actions need a kind: row/create, row/update, row/delete, bulk/create, bulk/update or bulk/delete.");
             }
             runner.requireSimpleModel(model);
             action.databaseId = null;

@@ -202,6 +202,100 @@ class ActionsIT {
         assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
     }
 
+    private static Map<String, Object> rowsOf(Map<?, ?>... rows) {
+        return Map.of("parameters", List.of(rows));
+    }
+
+    @Test
+    void bulkActionsChangeExactlyTheirRowsInOneGo() throws Exception {
+        long create = implicit(admin, model, "bulk/create");
+        long update = implicit(admin, model, "bulk/update");
+        long delete = implicit(admin, model, "bulk/delete");
+        assertEquals("bulk/update", admin.get(200, "action/" + update).json().get("kind").asText());
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+
+        JsonNode created = user.post(200, "action/" + create + "/execute", rowsOf(
+                Map.of("id", 30, "name", "Hedy", "email", "hedy@example.com"), Map.of("id", 31, "name", "Joan"),
+                Map.of("id", 32, "name", "Radia"))).json().get("created-rows");
+        assertEquals(3, created.size());
+        assertEquals("Joan", created.get(1).get("NAME").asText());
+        assertEquals(List.of("30|Hedy|hedy@example.com", "31|Joan|null", "32|Radia|null"),
+                h2Rows("SELECT ID, NAME, EMAIL FROM CUSTOMERS WHERE ID >= 30 ORDER BY ID"));
+
+        assertEquals(2, user.post(200, "action/" + update + "/execute", rowsOf(
+                Map.of("id", 30, "name", "Hedy L."), Map.of("id", "32", "email", "radia@example.com")))
+                .json().get("rows-updated").asInt());
+        assertEquals(List.of("30|Hedy L.|hedy@example.com", "31|Joan|null", "32|Radia|radia@example.com"),
+                h2Rows("SELECT ID, NAME, EMAIL FROM CUSTOMERS WHERE ID >= 30 ORDER BY ID"));
+
+        assertTrue(user.post(200, "action/" + delete + "/execute", rowsOf(Map.of("id", 30), Map.of("id", 32)))
+                .json().get("success").asBoolean());
+        assertEquals(List.of("31|Joan"), h2Rows("SELECT ID, NAME FROM CUSTOMERS WHERE ID >= 30 ORDER BY ID"));
+        user.post(200, "action/" + delete + "/execute", Map.of("rows", List.of(Map.of("id", 31)))); // Metabase's "rows" key
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+        anonymous.post(401, "action/" + delete + "/execute", rowsOf(Map.of("id", 1)));
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+    }
+
+    @Test
+    void aBulkActionWithOneBadRowChangesNothing() throws Exception {
+        long create = implicit(admin, model, "bulk/create");
+        long update = implicit(admin, model, "bulk/update");
+        long delete = implicit(admin, model, "bulk/delete");
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+
+        // the second row breaks a constraint after the first was inserted: both gone
+        JsonNode duplicate = admin.post(400, "action/" + create + "/execute", rowsOf(
+                Map.of("id", 40, "name", "Fine"), Map.of("id", 1, "name", "Again"))).json();
+        assertTrue(duplicate.get("message").asText().toLowerCase().contains("primary key")
+                || duplicate.get("message").asText().toLowerCase().contains("unique"), duplicate.toString());
+        assertTrue(admin.post(400, "action/" + create + "/execute", rowsOf(
+                Map.of("id", 41, "name", "Fine"), Map.of("id", 42, "email", "no-name@example.com"))).json()
+                .get("message").asText().contains("NAME"));
+        assertEquals("Row 1: Sorry, the row you're trying to update doesn't exist", admin.post(400, "action/" + update + "/execute",
+                rowsOf(Map.of("id", 1, "name", "Changed"), Map.of("id", 99, "name", "Ghost"))).body());
+        assertEquals("Row 1: Missing primary key parameter: \"id\"", admin.post(400, "action/" + update + "/execute",
+                rowsOf(Map.of("id", 1, "name", "Changed"), Map.of("name", "No key"))).body());
+        // customer 1 has orders: the database refuses its delete, and the delete of 2 before it is rolled back
+        assertTrue(admin.post(400, "action/" + delete + "/execute", rowsOf(Map.of("id", 2), Map.of("id", 1))).json()
+                .get("message").asText().contains("Referential integrity"));
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+
+        admin.post(200, "action/" + create + "/execute", rowsOf(Map.of("id", 43, "name", "A"), Map.of("id", 44, "name", "B")));
+        List<String> withTwo = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+        assertEquals("Row 2: Sorry, the row you're trying to delete doesn't exist", admin.post(400, "action/" + delete + "/execute",
+                rowsOf(Map.of("id", 43), Map.of("id", 44), Map.of("id", 99))).body());
+        assertEquals(withTwo, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+        admin.post(200, "action/" + delete + "/execute", rowsOf(Map.of("id", 43), Map.of("id", 44)));
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+    }
+
+    @Test
+    void badBulkInputIsA400NamingTheField() throws Exception {
+        long create = implicit(admin, model, "bulk/create");
+        long update = implicit(admin, model, "bulk/update");
+        long rowCreate = implicit(admin, model, "row/create");
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+        // not a list, an empty list, no body, a list of non-maps
+        for (Object body : new Object[] {Map.of("parameters", Map.of("id", 50, "name", "X")), Map.of("parameters", List.of()),
+                Map.of("parameters", "rows"), Map.of("parameters", List.of(1, 2)), Map.of()}) {
+            JsonNode answer = admin.post(400, "action/" + create + "/execute", body).json();
+            assertTrue(answer.get("errors").has("parameters"), answer.toString());
+        }
+        assertEquals(400, admin.post(400, "action/" + create + "/execute", null).status());
+        // a value of the wrong type names its column; nothing of the good rows stays
+        assertEquals("id", admin.post(400, "action/" + update + "/execute",
+                rowsOf(Map.of("id", 1, "name", "Changed"), Map.of("id", "abc", "name", "X"))).json().get("errors").fieldNames().next());
+        assertTrue(admin.post(400, "action/" + create + "/execute", rowsOf(Map.of("id", 51, "nickname", "X"))).body()
+                .startsWith("Row 0: No destination parameter found for #{\"nickname\"}"));
+        // a list of rows to a row action
+        assertTrue(admin.post(400, "action/" + rowCreate + "/execute", rowsOf(Map.of("id", 52, "name", "X"))).json()
+                .get("errors").has("parameters"));
+        assertTrue(admin.post(400, "action/" + rowCreate + "/execute", Map.of("rows", "x")).json().get("errors").has("parameters"));
+        assertTrue(admin.post(400, "action/" + create + "/execute", Map.of("rows", Map.of("id", 53))).json().get("errors").has("parameters"));
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+    }
+
     @Test
     void queryActionsBindTheirParameters() throws Exception {
         Map<String, Object> tags = new LinkedHashMap<>();
@@ -438,6 +532,34 @@ class ActionsIT {
              ResultSet rows = s.executeQuery("SELECT count(*) FROM people")) {
             rows.next();
             assertEquals(1, rows.getInt(1));
+        }
+
+        long bulkCreate = implicit(admin, people, "bulk/create");
+        long bulkUpdate = implicit(admin, people, "bulk/update");
+        long bulkDelete = implicit(admin, people, "bulk/delete");
+        JsonNode made = user.post(200, "action/" + bulkCreate + "/execute", rowsOf(Map.of("name", "Hedy", "born", "1914-11-09"),
+                Map.of("name", "Joan"))).json().get("created-rows");
+        long hedy = made.get(0).get("id").asLong();
+        long joan = made.get(1).get("id").asLong();
+        assertEquals(List.of("Ada|1815-12-10", "Hedy|1914-11-09", "Joan|null"), pgRows(name, "SELECT name, born FROM people ORDER BY id"));
+        // a NOT NULL violation in the second row: the first row's insert is rolled back with it
+        assertTrue(user.post(400, "action/" + bulkCreate + "/execute", rowsOf(Map.of("name", "Fine"), Map.of("born", "1900-01-01")))
+                .json().get("message").asText().contains("null value"));
+        assertEquals(2, user.post(200, "action/" + bulkUpdate + "/execute", rowsOf(Map.of("id", hedy, "name", "Hedy L."),
+                Map.of("id", joan, "born", "1937-04-27"))).json().get("rows-updated").asInt());
+        assertEquals("Row 1: Sorry, the row you're trying to update doesn't exist", user.post(400, "action/" + bulkUpdate + "/execute",
+                rowsOf(Map.of("id", hedy, "name", "Lost"), Map.of("id", 9999, "name", "Ghost"))).body());
+        assertEquals("Row 1: Sorry, the row you're trying to delete doesn't exist", user.post(400, "action/" + bulkDelete + "/execute",
+                rowsOf(Map.of("id", hedy), Map.of("id", 9999))).body());
+        assertEquals(List.of("Ada|1815-12-10", "Hedy L.|1914-11-09", "Joan|1937-04-27"), pgRows(name, "SELECT name, born FROM people ORDER BY id"));
+        assertTrue(user.post(200, "action/" + bulkDelete + "/execute", rowsOf(Map.of("id", hedy), Map.of("id", joan)))
+                .json().get("success").asBoolean());
+        assertEquals(List.of("Ada|1815-12-10"), pgRows(name, "SELECT name, born FROM people ORDER BY id"));
+    }
+
+    private static List<String> pgRows(String database, String sql) throws Exception {
+        try (Connection c = PostgresTargets.connect(database); Statement s = c.createStatement(); ResultSet rows = s.executeQuery(sql)) {
+            return rows(rows);
         }
     }
 }
