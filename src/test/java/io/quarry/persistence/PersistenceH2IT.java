@@ -30,6 +30,12 @@ class PersistenceH2IT extends PersistenceContract {
     }
 
     @Override
+    protected java.util.List<String> eventsTable() {
+        return java.util.List.of("CREATE TABLE EVENTS (ID BIGINT PRIMARY KEY, KIND VARCHAR(20))",
+                "INSERT INTO EVENTS SELECT X, 'kind ' || MOD(X, 7) FROM SYSTEM_RANGE(1, 200000)");
+    }
+
+    @Override
     protected String folded(String identifier) {
         return identifier.toUpperCase(Locale.ROOT);
     }
