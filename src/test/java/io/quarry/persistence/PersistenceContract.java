@@ -552,6 +552,7 @@ abstract class PersistenceContract {
         server.quarry().sync.syncInBackground(databaseId).get();
         long model = model("Events", mbql(Map.of("source-table", tableId(folded("events")))));
         admin.post(204, "persist/enable", null);
+        admin.post(204, "database/" + databaseId + "/persist", null);
         admin.post(204, "card/" + model + "/persist", null);
         await(model, "persisted");
         Map<String, Object> count = Map.of("aggregation", java.util.List.of(java.util.List.of("count")));
