@@ -184,6 +184,9 @@ public final class DatabaseService {
         return database.engine == null ? null : drivers.find(database.engine);
     }
 
+    /** The database-local setting that switches model persistence on for a database (set by the persistence module). */
+    public static final String PERSIST_MODELS_SETTING = "persist-models-enabled";
+
     /** A pooled connection to a connected database; the caller closes it. */
     public Connection connect(Database database) throws SQLException {
         return connect(database, holdsCacheTables(database));
@@ -203,7 +206,7 @@ public final class DatabaseService {
      * read-write then.
      */
     public static boolean holdsCacheTables(Database database) {
-        return database.settings != null && Boolean.TRUE.equals(database.settings.get("persist-models-enabled"));
+        return database.settings != null && Boolean.TRUE.equals(database.settings.get(PERSIST_MODELS_SETTING));
     }
 
     private Database decoded(Database database) {

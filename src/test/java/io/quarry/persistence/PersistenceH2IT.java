@@ -82,6 +82,17 @@ class PersistenceH2IT extends PersistenceContract {
             }
         }
         org.junit.jupiter.api.Assertions.assertTrue(reads.get() > 0);
+        // the view is the model's name; only the current version and the one it replaced are kept
+        String table = record(model).get("table_name").asText();
+        java.util.List<String> versions = new java.util.ArrayList<>();
+        try (Connection c = connect(); java.sql.ResultSet rs = c.getMetaData().getTables(null, schema(), null, null)) {
+            while (rs.next()) {
+                if (rs.getString("TABLE_NAME").startsWith(table + "_v")) {
+                    versions.add(rs.getString("TABLE_NAME"));
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(2, versions.size(), versions.toString());
         org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), wrong.stream().limit(3).toList(), "answers read during refreshes");
     }
 
