@@ -27,13 +27,16 @@ import java.util.Set;
  * <p>A refresh builds {@code <table>_new} in full ({@code CREATE TABLE} from the query's result columns, then
  * {@code INSERT INTO ... SELECT}, inside the database, as Metabase does), then swaps it in: PostgreSQL drops the old
  * table and renames the new one in one transaction (readers see the old table or the new one, never neither);
- * MySQL/MariaDB renames both in one atomic {@code RENAME TABLE}; H2 commits each DDL statement, so between its drop
- * and its rename (a few milliseconds) a reader of the table can fail. A failed build drops its own table and leaves
- * the old one as it was.
+ * MySQL/MariaDB renames both in one atomic {@code RENAME TABLE}; on H2, which commits each DDL statement, the
+ * model's name is a view re-pointed in one {@code CREATE OR REPLACE VIEW} at a new version of the table
+ * ({@link #swapH2}). A failed build drops its own table and leaves the old one as it was.
  */
 final class CacheTables {
-    /** The engines whose connections can create tables (DuckDB and SQLite files are opened read-only). */
-    static final Set<String> ENGINES = Set.of("postgres", "h2", "mysql");
+    /**
+     * The engines whose connections can create tables (DuckDB files are opened read-write while persistence is on for
+     * them; SQLite files stay read-only).
+     */
+    static final Set<String> ENGINES = Set.of("postgres", "h2", "mysql", "duckdb");
 
     private final DatabaseService databases;
 
@@ -52,7 +55,7 @@ final class CacheTables {
     String checkSchema(Database database, String schema) {
         SqlDialect d = dialect(database);
         String probe = d.qualify(schema, "cache_info");
-        try (Connection c = databases.connect(database); Statement s = c.createStatement()) {
+        try (Connection c = databases.connect(database, true); Statement s = c.createStatement()) {
             try {
                 s.execute("CREATE SCHEMA IF NOT EXISTS " + d.quote(schema));
             } catch (SQLException e) {
@@ -86,7 +89,7 @@ final class CacheTables {
         SqlDialect d = driver.dialect();
         String building = d.qualify(schema, table + "_new");
         String source = "(" + stripSemicolons(compiled.sql()) + ") " + d.quote("source");
-        try (Connection c = databases.connect(database)) {
+        try (Connection c = databases.connect(database, true)) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE SCHEMA IF NOT EXISTS " + d.quote(schema));
                 s.execute("DROP TABLE IF EXISTS " + building);
@@ -130,8 +133,16 @@ final class CacheTables {
     /** Drops a model's table (and any half-built one); false when the database refused. */
     boolean drop(Database database, String schema, String table) {
         SqlDialect d = dialect(database);
-        try (Connection c = databases.connect(database); Statement s = c.createStatement()) {
+        try (Connection c = databases.connect(database, true); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table + "_new"));
+            if ("h2".equals(database.engine)) {
+                if ("VIEW".equals(kind(c, schema, table))) {
+                    s.execute("DROP VIEW " + d.qualify(schema, table));
+                }
+                for (long version : versions(c, schema, table)) {
+                    s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table + "_v" + version));
+                }
+            }
             s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table));
             return true;
         } catch (SQLException | RuntimeException e) {
@@ -139,7 +150,7 @@ final class CacheTables {
         }
     }
 
-    /** The new table replaces the old one; where the engine allows it, in one step readers cannot see between. */
+    /** The new table replaces the old one, in one step readers cannot see between. */
     private static void swap(Connection c, String engine, SqlDialect d, String schema, String table) throws SQLException {
         String target = d.qualify(schema, table);
         String building = d.qualify(schema, table + "_new");
@@ -156,6 +167,11 @@ final class CacheTables {
             }
             return;
         }
+        if ("h2".equals(engine)) {
+            swapH2(c, d, schema, table);
+            return;
+        }
+        // PostgreSQL and DuckDB: DDL is transactional
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
@@ -168,6 +184,58 @@ final class CacheTables {
         } finally {
             c.setAutoCommit(autoCommit);
         }
+    }
+
+    /**
+     * H2 commits every DDL statement on its own, so a drop and a rename would leave a moment without the table.
+     * There the model's name is a view over a versioned table ({@code <table>_v<n>}): the new version is renamed
+     * from {@code _new} (a table no reader knows), then {@code CREATE OR REPLACE VIEW} points the view at it in one
+     * statement (a reader sees the old version or the new one). The version just replaced stays until the next
+     * refresh, so that a query that began on it finishes; older ones are dropped.
+     */
+    private static void swapH2(Connection c, SqlDialect d, String schema, String table) throws SQLException {
+        List<Long> versions = versions(c, schema, table);
+        long next = versions.isEmpty() ? 1 : versions.get(versions.size() - 1) + 1;
+        String version = table + "_v" + next;
+        try (Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + d.qualify(schema, table + "_new") + " RENAME TO " + d.quote(version));
+            if ("TABLE".equals(kind(c, schema, table))) {
+                s.execute("DROP TABLE " + d.qualify(schema, table)); // a table built before views were used, once
+            }
+            s.execute("CREATE OR REPLACE VIEW " + d.qualify(schema, table) + " AS SELECT * FROM " + d.qualify(schema, version));
+            for (int i = 0; i < versions.size() - 1; i++) {
+                s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table + "_v" + versions.get(i)));
+            }
+        }
+    }
+
+    /** The version numbers of a model's H2 tables ({@code <table>_v<n>}), ascending. */
+    private static List<Long> versions(Connection c, String schema, String table) throws SQLException {
+        List<Long> versions = new ArrayList<>();
+        String prefix = table + "_v";
+        try (ResultSet rs = c.getMetaData().getTables(null, schema, null, new String[]{"TABLE", "BASE TABLE"})) {
+            while (rs.next()) {
+                String name = rs.getString("TABLE_NAME");
+                if (schema.equals(rs.getString("TABLE_SCHEM")) && name.startsWith(prefix) && name.substring(prefix.length()).matches("[0-9]{1,18}")) {
+                    versions.add(Long.parseLong(name.substring(prefix.length())));
+                }
+            }
+        }
+        versions.sort(null);
+        return versions;
+    }
+
+    /** {@code TABLE}, {@code VIEW} or null (missing) for an object of the schema. */
+    private static String kind(Connection c, String schema, String name) throws SQLException {
+        try (ResultSet rs = c.getMetaData().getTables(null, schema, name, null)) {
+            while (rs.next()) {
+                if (schema.equals(rs.getString("TABLE_SCHEM")) && name.equals(rs.getString("TABLE_NAME"))) {
+                    String type = rs.getString("TABLE_TYPE");
+                    return type != null && type.toUpperCase(Locale.ROOT).contains("VIEW") ? "VIEW" : "TABLE";
+                }
+            }
+        }
+        return null;
     }
 
     private static boolean exists(Connection c, String schema, String table) throws SQLException {

@@ -34,7 +34,7 @@ import java.util.TreeMap;
 public final class PersistedTables implements io.quarry.card.CardService.Persisted {
     public static final String GLOBAL_SETTING = "persisted-models-enabled";
     /** The database-local setting (in the database's {@code settings}). */
-    public static final String DATABASE_SETTING = "persist-models-enabled";
+    public static final String DATABASE_SETTING = DatabaseService.PERSIST_MODELS_SETTING;
     static final Set<String> SERVING_STATES = Set.of("persisted", "refreshing", "error");
 
     private final Db db;

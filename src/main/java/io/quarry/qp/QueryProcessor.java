@@ -146,6 +146,15 @@ public final class QueryProcessor {
             this.depth = depth;
         }
 
+        /** A persisted model's own query: read from its table (a structured one only with exactly its columns). */
+        CompiledQuery compileReading(Query query, Database database, MbqlReferences.PersistedTable table) {
+            if (query.type() == Query.Type.MBQL) {
+                return mbql.compile(query, database, this, table);
+            }
+            String qualified = databases.driverOf(database).dialect().qualify(table.schema(), table.table());
+            return new CompiledQuery("SELECT * FROM " + qualified, List.of(), List.of());
+        }
+
         CompiledQuery compile(Query query, Database database) {
             if (query.type() == Query.Type.MBQL) {
                 return mbql.compile(query, database, this);
@@ -246,14 +255,18 @@ public final class QueryProcessor {
             if (card.databaseId() != database.id) {
                 throw new TemplateException("Card " + cardId + " queries another database.");
             }
-            if (card.persisted() != null) {
-                // a persisted model: its table has the columns of its query, in order
-                MbqlReferences.PersistedTable table = card.persisted();
-                Driver driver = databases.driverOf(database);
-                return new Substitution.Bound("SELECT * FROM " + driver.dialect().qualify(table.schema(), table.table()), List.of());
-            }
             try {
-                CompiledQuery compiled = compileNested(QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery())), database);
+                Query query = QueryNormalizer.normalize(Json.MAPPER.valueToTree(card.datasetQuery()));
+                if (card.persisted() != null) {
+                    // a persisted model: a native one's table has the columns of its query, in order; a structured one's
+                    // is read only when it has exactly the query's columns, as for a card__N source
+                    if (depth >= MAX_DEPTH) {
+                        throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Card references nest too deeply (does a card refer to itself?).");
+                    }
+                    CompiledQuery compiled = new Compilation(reader, depth + 1).compileReading(query, database, card.persisted());
+                    return new Substitution.Bound(compiled.sql(), compiled.params());
+                }
+                CompiledQuery compiled = compileNested(query, database);
                 return new Substitution.Bound(compiled.sql(), compiled.params());
             } catch (QueryFailure failure) {
                 throw new TemplateException("Card " + cardId + ": " + failure.getMessage());
@@ -339,10 +352,27 @@ public final class QueryProcessor {
      * caller who is not a superuser; a saved question's are not checked again.
      */
     public Prepared compile(Resolved resolved, Caller caller, Purpose purpose, boolean savedCard) {
+        return compile(resolved, caller, purpose, savedCard, null);
+    }
+
+    /**
+     * As {@link #compile(Resolved, Caller, Purpose, boolean)}; {@code ownCardId}: the saved card whose own query this
+     * is, run as it is saved (no parameter values). When that card is a persisted model read from its table (see
+     * {@link Lookups#cards}), its structured query reads the table where the table has exactly its columns, and its
+     * native query reads the table, as Metabase reads a persisted model's table when the model itself runs.
+     */
+    public Prepared compile(Resolved resolved, Caller caller, Purpose purpose, boolean savedCard, Long ownCardId) {
         Caller reader = !savedCard && !caller.superuser() ? caller : null;
         Query query = resolved.query();
-        return new Prepared(query, resolved.database(), new Compilation(reader, 0).compile(query, resolved.database()),
-                rowLimit(query, purpose));
+        MbqlReferences.PersistedTable persisted = null;
+        if (ownCardId != null && (query.parameters() == null || query.parameters().isEmpty())) {
+            CardQuery card = lookups.cards().apply(ownCardId);
+            persisted = card == null || card.databaseId() != resolved.database().id ? null : card.persisted();
+        }
+        Compilation compilation = new Compilation(reader, 0);
+        CompiledQuery compiled = persisted == null ? compilation.compile(query, resolved.database())
+                : compilation.compileReading(query, resolved.database(), persisted);
+        return new Prepared(query, resolved.database(), compiled, rowLimit(query, purpose));
     }
 
     /** Compiles a query without a caller (its card references are not checked), as the pivot subsets are. */

@@ -202,9 +202,29 @@ public final class DatabaseService {
         return database.engine == null ? null : drivers.find(database.engine);
     }
 
+    /** The database-local setting that switches model persistence on for a database (set by the persistence module). */
+    public static final String PERSIST_MODELS_SETTING = "persist-models-enabled";
+
     /** A pooled connection to a connected database; the caller closes it. */
     public Connection connect(Database database) throws SQLException {
-        return pools.connection(database.id, driverOf(database).connectionSpec(database.details));
+        return connect(database, holdsCacheTables(database));
+    }
+
+    /**
+     * A pooled connection, opened as for a database that holds persisted models' tables when {@code holdsCacheTables}
+     * (persistence builds and drops them, also while switching persistence on or off).
+     */
+    public Connection connect(Database database, boolean holdsCacheTables) throws SQLException {
+        return pools.connection(database.id, driverOf(database).connectionSpec(database.details, holdsCacheTables));
+    }
+
+    /**
+     * Whether the database holds persisted models' tables: model persistence is on for it (its settings'
+     * {@code persist-models-enabled}, which only the persistence endpoints set). Engines opened read-only open it
+     * read-write then.
+     */
+    public static boolean holdsCacheTables(Database database) {
+        return database.settings != null && Boolean.TRUE.equals(database.settings.get(PERSIST_MODELS_SETTING));
     }
 
     private Database decoded(Database database) {

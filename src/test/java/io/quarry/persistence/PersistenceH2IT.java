@@ -30,6 +30,73 @@ class PersistenceH2IT extends PersistenceContract {
     }
 
     @Override
+    protected java.util.List<String> eventsTable() {
+        return java.util.List.of("CREATE TABLE EVENTS (ID BIGINT PRIMARY KEY, KIND VARCHAR(20))",
+                "INSERT INTO EVENTS SELECT X, 'kind ' || MOD(X, 7) FROM SYSTEM_RANGE(1, 200000)");
+    }
+
+    /**
+     * H2 commits each DDL statement, so only a swap in one statement keeps readers from ever missing the table: many
+     * quick refreshes of a small model while several readers read it through the API.
+     */
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.Order(11)
+    void manyQuickSwapsNeverLeaveReadersWithoutTheTable() throws Exception {
+        execute("CREATE TABLE TICKS (ID BIGINT PRIMARY KEY)");
+        execute("INSERT INTO TICKS SELECT X FROM SYSTEM_RANGE(1, 500)");
+        server.quarry().sync.syncInBackground(databaseId).get();
+        admin.post(204, "persist/enable", null);
+        admin.post(204, "database/" + databaseId + "/persist", null);
+        long model = model("Ticks", mbql(java.util.Map.of("source-table", tableId("TICKS"))));
+        admin.post(204, "card/" + model + "/persist", null);
+        await(model, "persisted");
+        String sql = "SELECT COUNT(*) FROM {{#%d}} t".formatted(model);
+        java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.List<String> wrong = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<Thread> readers = new java.util.ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            Thread reader = new Thread(() -> {
+                while (refreshing.get()) {
+                    io.quarry.testing.Api.Res res = admin.call("POST", "dataset", java.util.Map.of("database", databaseId, "type", "native",
+                            "native", java.util.Map.of("query", sql, "template-tags", cardTag(model))));
+                    if (res.status() != 202 || !fromCache(res.json()) || res.json().get("data").get("rows").get(0).get(0).asLong() != 500) {
+                        wrong.add(res.status() + " " + res.body());
+                    } else {
+                        reads.incrementAndGet();
+                    }
+                }
+            });
+            reader.start();
+            readers.add(reader);
+        }
+        try {
+            long infoId = record(model).get("id").asLong();
+            for (int i = 0; i < 150; i++) {
+                org.junit.jupiter.api.Assertions.assertTrue(server.quarry().persistence.refresh(infoId));
+            }
+        } finally {
+            refreshing.set(false);
+            for (Thread reader : readers) {
+                reader.join();
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(reads.get() > 0);
+        // the view is the model's name; only the current version and the one it replaced are kept
+        String table = record(model).get("table_name").asText();
+        java.util.List<String> versions = new java.util.ArrayList<>();
+        try (Connection c = connect(); java.sql.ResultSet rs = c.getMetaData().getTables(null, schema(), null, null)) {
+            while (rs.next()) {
+                if (rs.getString("TABLE_NAME").startsWith(table + "_v")) {
+                    versions.add(rs.getString("TABLE_NAME"));
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(2, versions.size(), versions.toString());
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), wrong.stream().limit(3).toList(), "answers read during refreshes");
+    }
+
+    @Override
     protected String folded(String identifier) {
         return identifier.toUpperCase(Locale.ROOT);
     }

@@ -51,6 +51,13 @@ class PersistenceMariaDbIT extends PersistenceContract {
     }
 
     @Override
+    protected java.util.List<String> eventsTable() {
+        return java.util.List.of("CREATE TABLE EVENTS (ID BIGINT PRIMARY KEY, KIND VARCHAR(20))",
+                "SET STATEMENT max_recursive_iterations = 300000 FOR INSERT INTO EVENTS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 200000) "
+                        + "SELECT n, CONCAT('kind ', n % 7) FROM s");
+    }
+
+    @Override
     protected String folded(String identifier) {
         return identifier.toUpperCase(Locale.ROOT);
     }

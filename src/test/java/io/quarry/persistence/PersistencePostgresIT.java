@@ -8,6 +8,7 @@ import io.quarry.testing.PostgresTargets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,46 +50,10 @@ class PersistencePostgresIT extends PersistenceContract {
         return identifier.toLowerCase(Locale.ROOT);
     }
 
-    @Test
-    @Order(9)
-    void readersNeverSeeAHalfBuiltOrMissingTable() throws Exception {
-        PostgresTargets.execute(database, "CREATE TABLE events (id BIGINT PRIMARY KEY, kind TEXT)",
+    @Override
+    protected List<String> eventsTable() {
+        return List.of("CREATE TABLE events (id BIGINT PRIMARY KEY, kind TEXT)",
                 "INSERT INTO events SELECT g, 'kind ' || (g % 7) FROM generate_series(1, 200000) g");
-        server.quarry().sync.syncInBackground(databaseId).get();
-        long model = model("Events", mbql(Map.of("source-table", tableId("events"))));
-        admin.post(204, "persist/enable", null);
-        admin.post(204, "card/" + model + "/persist", null);
-        await(model, "persisted");
-        Map<String, Object> count = Map.of("aggregation", java.util.List.of(java.util.List.of("count")));
-        java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean(true);
-        java.util.List<String> wrong = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
-        Thread reader = new Thread(() -> {
-            while (refreshing.get()) {
-                io.quarry.testing.Api.Res res = admin.call("POST", "dataset", mbql(Map.of("source-table", "card__" + model,
-                        "aggregation", count.get("aggregation"))));
-                if (res.status() == 202 && fromCache(res.json())) {
-                    reads.incrementAndGet();
-                }
-                if (res.status() != 202 || res.json().get("data").get("rows").get(0).get(0).asLong() != 200000) {
-                    wrong.add(res.status() + " " + res.body());
-                }
-            }
-        });
-        reader.start();
-        try {
-            // refreshes run on the calling thread here, back to back, while the reader reads
-            long infoId = record(model).get("id").asLong();
-            for (int i = 0; i < 4; i++) {
-                assertTrue(server.quarry().persistence.refresh(infoId));
-            }
-        } finally {
-            refreshing.set(false);
-            reader.join();
-        }
-        assertEquals("persisted", record(model).get("state").asText());
-        assertTrue(reads.get() > 0, "the reader read the table");
-        assertEquals(java.util.List.of(), wrong, "answers read during refreshes");
     }
 
     @Test

@@ -38,9 +38,20 @@ public final class MbqlCompiler {
 
     /** As {@link #compile(Map)}, with the query's parameters (filters on columns) added to its last stage. */
     public CompiledQuery compile(Map<String, Object> mbql, List<Map<String, Object>> parameters) {
+        return compile(mbql, parameters, null);
+    }
+
+    /**
+     * As {@link #compile(Map, List)}, for the query of a persisted model ({@code persisted} not null): read from the
+     * model's table when it has exactly the query's columns, as a {@code card__N} source is.
+     */
+    public CompiledQuery compile(Map<String, Object> mbql, List<Map<String, Object>> parameters, MbqlReferences.PersistedTable persisted) {
         try {
             Map<String, Object> inner = MbqlPasses.run(MbqlPasses.QUERY, mbql, new MbqlPass.Input(context, parameters, 0));
             StageCompiler.Stage stage = new StageCompiler(context, inner, 0).compile();
+            if (persisted != null) {
+                stage = StageCompiler.readingTable(stage, persisted, context.dialect());
+            }
             List<io.quarry.qp.Column> columns = new ArrayList<>();
             if (stage.columns() != null) {
                 for (OutColumn c : stage.columns()) {

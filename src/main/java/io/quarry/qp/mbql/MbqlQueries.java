@@ -35,6 +35,11 @@ public final class MbqlQueries {
 
     /** Compiles a structured query for the database's engine, resolving cards, segments and metrics through {@code references}. */
     public CompiledQuery compile(Query query, Database database, MbqlReferences references) {
+        return compile(query, database, references, null);
+    }
+
+    /** As {@link #compile(Query, Database, MbqlReferences)}, for a persisted model's own query (read from its table when it matches). */
+    public CompiledQuery compile(Query query, Database database, MbqlReferences references, MbqlReferences.PersistedTable persisted) {
         Driver driver = databases.findDriverOf(database);
         SqlDialect dialect = driver == null ? null : driver.dialect();
         if (dialect == null) {
@@ -45,7 +50,7 @@ public final class MbqlQueries {
         MbqlCompiler.Context context = new MbqlCompiler.Context(dialect, metadata, references, database.id,
                 LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek(), (int) setting("breakout-bins-num",
                 MbqlCompiler.DEFAULT_BINS), setting("breakout-bin-width", MbqlCompiler.DEFAULT_BIN_WIDTH));
-        return new MbqlCompiler(context).compile(query.mbql(), query.parameters());
+        return new MbqlCompiler(context).compile(query.mbql(), query.parameters(), persisted);
     }
 
     /** Whether the query aggregates or limits itself (the larger row cap applies then). */

@@ -149,7 +149,15 @@ final class StageCompiler {
         if (query.get("native") != null) {
             return new Stage(Sql.raw("SELECT * FROM " + table), null, false);
         }
-        Stage stage = new StageCompiler(ctx, query, depth + 1).compile();
+        return readingTable(new StageCompiler(ctx, query, depth + 1).compile(), persisted, d);
+    }
+
+    /**
+     * A persisted model's compiled stage, read from its table instead when the table has exactly the stage's
+     * columns (the aliases the refresh built it with, in order); the stage as it is otherwise. The columns (and so
+     * the result's metadata) are the stage's either way.
+     */
+    static Stage readingTable(Stage stage, MbqlReferences.PersistedTable persisted, SqlDialect d) {
         if (stage.columns() == null || !stage.columns().stream().map(c -> c.alias).toList().equals(persisted.columns())) {
             return stage;
         }
@@ -157,6 +165,7 @@ final class StageCompiler {
         for (OutColumn c : stage.columns()) {
             columns.add(d.quote(c.alias));
         }
+        String table = d.qualify(persisted.schema(), persisted.table());
         return new Stage(Sql.raw("SELECT " + String.join(", ", columns) + " FROM " + table), stage.columns(), stage.aggregated());
     }
 
