@@ -109,8 +109,8 @@ public final class ActionRunner {
         Prepared prepared = prepare(target, kind, parameters, "");
         return inTransaction(target.database(), connection -> switch (kind) {
             case "row/create" -> Map.of("created-row", insert(connection, target, prepared));
-            case "row/update" -> Map.of("rows-updated", List.of(change(connection, prepared, "update", "")));
-            case "row/delete" -> Map.of("rows-deleted", List.of(change(connection, prepared, "delete", "")));
+            case "row/update" -> Map.of("rows-updated", List.of(change(connection, target.dialect(), prepared, "update", "")));
+            case "row/delete" -> Map.of("rows-deleted", List.of(change(connection, target.dialect(), prepared, "delete", "")));
             default -> throw ApiException.badRequest("Unknown implicit action kind " + kind);
         });
     }
@@ -148,13 +148,13 @@ public final class ActionRunner {
                 case "bulk/update" -> {
                     int count = 0;
                     for (int i = 0; i < prepared.size(); i++) {
-                        count += change(connection, prepared.get(i), "update", "Row " + i + ": ");
+                        count += change(connection, target.dialect(), prepared.get(i), "update", "Row " + i + ": ");
                     }
                     return Map.of("rows-updated", count);
                 }
                 case "bulk/delete" -> {
                     for (int i = 0; i < prepared.size(); i++) {
-                        change(connection, prepared.get(i), "delete", "Row " + i + ": ");
+                        change(connection, target.dialect(), prepared.get(i), "delete", "Row " + i + ": ");
                     }
                     return Map.of("success", true);
                 }
@@ -227,8 +227,21 @@ public final class ActionRunner {
     /** Runs an INSERT and reads the created row back by its key (given or generated). */
     private Map<String, Object> insert(Connection connection, Target target, Prepared prepared) throws SQLException {
         Object key = prepared.key();
+        if (target.dialect().insertReturning()) {
+            // DuckDB and SQLite: the key comes back from the INSERT itself (their drivers' generated keys do not say it)
+            String sql = prepared.sql() + " RETURNING " + target.dialect().quote(target.pk().name);
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                bind(statement, target.dialect(), prepared.values());
+                try (ResultSet keys = statement.executeQuery()) {
+                    if (keys.next() && key == null) {
+                        key = keys.getObject(1);
+                    }
+                }
+            }
+            return key == null ? Map.of() : selectRow(connection, target, key);
+        }
         try (PreparedStatement statement = connection.prepareStatement(prepared.sql(), new String[] {target.pk().name})) {
-            bind(statement, prepared.values());
+            bind(statement, target.dialect(), prepared.values());
             statement.executeUpdate();
             if (key == null) {
                 try (ResultSet keys = statement.getGeneratedKeys()) {
@@ -242,10 +255,10 @@ public final class ActionRunner {
     }
 
     /** Runs an UPDATE or DELETE of one row by key; a 400 (rolling the transaction back) unless exactly one row changed. */
-    private int change(Connection connection, Prepared prepared, String verb, String rowLabel) throws SQLException {
+    private int change(Connection connection, SqlDialect dialect, Prepared prepared, String verb, String rowLabel) throws SQLException {
         int count;
         try (PreparedStatement statement = connection.prepareStatement(prepared.sql())) {
-            bind(statement, prepared.values());
+            bind(statement, dialect, prepared.values());
             count = statement.executeUpdate();
         }
         exactlyOne(count, verb, rowLabel);
@@ -292,7 +305,7 @@ public final class ActionRunner {
     private Map<String, Object> selectRow(Connection connection, Target target, Object key) throws SQLException {
         String sql = "SELECT * FROM " + target.table() + " WHERE " + target.dialect().quote(target.pk().name) + " = ?";
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            bind(statement, List.of(key));
+            bind(statement, target.dialect(), List.of(key));
             try (ResultSet rows = statement.executeQuery()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 if (rows.next()) {
@@ -442,9 +455,10 @@ public final class ActionRunner {
             throw ApiException.badRequest(e.getMessage());
         }
         Database database = databases.require(databaseId);
+        SqlDialect dialect = databases.driverOf(database).dialect();
         return inTransaction(database, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(bound.sql())) {
-                bind(statement, bound.params());
+                bind(statement, dialect, bound.params());
                 boolean resultSet = statement.execute();
                 int count = resultSet ? 0 : Math.max(0, statement.getUpdateCount());
                 return Map.of("rows-affected", count);
@@ -517,9 +531,10 @@ public final class ActionRunner {
         }
     }
 
-    private static void bind(PreparedStatement statement, List<Object> values) throws SQLException {
+    /** Binds values as the engine takes them (SQLite: dates as text, booleans as 0/1). */
+    private static void bind(PreparedStatement statement, SqlDialect dialect, List<Object> values) throws SQLException {
         for (int i = 0; i < values.size(); i++) {
-            statement.setObject(i + 1, values.get(i));
+            statement.setObject(i + 1, dialect.bindValue(values.get(i)));
         }
     }
 

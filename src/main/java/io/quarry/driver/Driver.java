@@ -38,12 +38,12 @@ public interface Driver {
     ConnectionSpec connectionSpec(Map<String, Object> details);
 
     /**
-     * As {@link #connectionSpec(Map)}, for a database that holds Quarry's own tables (persisted models' cache schema)
-     * when {@code holdsCacheTables}: an engine that opens its file read-only opens it read-write then. The flag comes
-     * from the database's settings, never from details a client sends; pools are keyed by their spec, so switching it
+     * As {@link #connectionSpec(Map)}, for a database Quarry may write to when {@code mayWrite} (model persistence's
+     * cache tables, actions): an engine that opens its file read-only opens it read-write then. The flag comes from
+     * the database's settings, never from details a client sends; pools are keyed by their spec, so switching it
      * reopens the pool.
      */
-    default ConnectionSpec connectionSpec(Map<String, Object> details, boolean holdsCacheTables) {
+    default ConnectionSpec connectionSpec(Map<String, Object> details, boolean mayWrite) {
         return connectionSpec(details);
     }
 

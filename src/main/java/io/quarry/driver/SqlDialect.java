@@ -168,4 +168,12 @@ public interface SqlDialect {
     default boolean hasUuidType() {
         return false;
     }
+
+    /**
+     * Whether an INSERT answers its new row's key through {@code RETURNING} (used by implicit actions) rather than
+     * through JDBC's generated keys, which some drivers do not fill from the primary key.
+     */
+    default boolean insertReturning() {
+        return false;
+    }
 }

@@ -207,24 +207,30 @@ public final class DatabaseService {
 
     /** A pooled connection to a connected database; the caller closes it. */
     public Connection connect(Database database) throws SQLException {
-        return connect(database, holdsCacheTables(database));
+        return connect(database, mayWrite(database));
     }
 
     /**
-     * A pooled connection, opened as for a database that holds persisted models' tables when {@code holdsCacheTables}
-     * (persistence builds and drops them, also while switching persistence on or off).
-     */
-    public Connection connect(Database database, boolean holdsCacheTables) throws SQLException {
-        return pools.connection(database.id, driverOf(database).connectionSpec(database.details, holdsCacheTables));
-    }
-
-    /**
-     * Whether the database holds persisted models' tables: model persistence is on for it (its settings'
-     * {@code persist-models-enabled}, which only the persistence endpoints set). Engines opened read-only open it
+     * A pooled connection, opened for writing when {@code mayWrite} (persistence builds and drops its tables, also
+     * while switching persistence on or off; actions write rows). Engines whose files are opened read-only open them
      * read-write then.
      */
-    public static boolean holdsCacheTables(Database database) {
-        return database.settings != null && Boolean.TRUE.equals(database.settings.get(PERSIST_MODELS_SETTING));
+    public Connection connect(Database database, boolean mayWrite) throws SQLException {
+        return pools.connection(database.id, driverOf(database).connectionSpec(database.details, mayWrite));
+    }
+
+    /** The database-local setting that lets actions run on (and so write to) a database. */
+    public static final String ENABLE_ACTIONS_SETTING = "database-enable-actions";
+
+    /**
+     * Whether Quarry may write to the database: model persistence is on for it (its settings'
+     * {@code persist-models-enabled}, which only the persistence endpoints set: it holds persisted models' tables) or
+     * actions are ({@code database-enable-actions}). Only settings decide, never details a client sends. Engines opened
+     * read-only (DuckDB, SQLite files) open read-write then.
+     */
+    public static boolean mayWrite(Database database) {
+        return database.settings != null && (Boolean.TRUE.equals(database.settings.get(PERSIST_MODELS_SETTING))
+                || Boolean.TRUE.equals(database.settings.get(ENABLE_ACTIONS_SETTING)));
     }
 
     private Database decoded(Database database) {

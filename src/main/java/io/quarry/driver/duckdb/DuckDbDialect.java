@@ -34,4 +34,9 @@ public final class DuckDbDialect extends AnsiDialect {
         return Sql.format("QUANTILE_CONT(%s, " + p + ")", expr);
     }
 
+
+    @Override
+    public boolean insertReturning() {
+        return true;
+    }
 }

@@ -11,8 +11,8 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * DuckDB files. They are opened read-only (read-write only while model persistence is on for the database, whose
- * cache schema lives in the file), which also means a missing file is an error rather than a new empty
+ * DuckDB files. They are opened read-only (read-write only while model persistence, whose cache schema lives in the
+ * file, or actions are on for the database), which also means a missing file is an error rather than a new empty
  * database, and several Quarry databases may share one file. DuckDB SQL can read any file and fetch extensions from
  * the network; external access, extension loading and installing are switched off and the configuration locked, so
  * queries see the database file and nothing else.
@@ -21,7 +21,7 @@ public final class DuckDbDriver extends FileDriver {
     /** What the engine supports; its dialect compiles these. */
     static final Set<Feature> FEATURES = standardFeaturesAnd(
             Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
-            Feature.DATETIME_DIFF, Feature.PERSIST_MODELS);
+            Feature.DATETIME_DIFF, Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new DuckDbDialect();
 
     @Override
@@ -49,11 +49,11 @@ public final class DuckDbDriver extends FileDriver {
         return connectionSpec(details, false);
     }
 
-    /** Read-only, except while the file holds persisted models' tables (model persistence on for the database). */
+    /** Read-only, except while Quarry may write to the file (model persistence or actions on for the database). */
     @Override
-    public ConnectionSpec connectionSpec(Map<String, Object> details, boolean holdsCacheTables) {
+    public ConnectionSpec connectionSpec(Map<String, Object> details, boolean mayWrite) {
         Properties properties = new Properties();
-        properties.setProperty("duckdb.read_only", String.valueOf(!holdsCacheTables));
+        properties.setProperty("duckdb.read_only", String.valueOf(!mayWrite));
         properties.setProperty("enable_external_access", "false");
         properties.setProperty("autoinstall_known_extensions", "false");
         properties.setProperty("autoload_known_extensions", "false");

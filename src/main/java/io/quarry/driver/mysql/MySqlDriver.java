@@ -15,7 +15,7 @@ public final class MySqlDriver extends ServerDriver {
     /** What the engine supports; its dialect compiles these. */
     static final Set<Feature> FEATURES = standardFeaturesAnd(
             Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE,
-            Feature.PERSIST_MODELS);
+            Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new MySqlDialect();
 
     @Override

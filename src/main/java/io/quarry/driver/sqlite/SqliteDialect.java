@@ -171,4 +171,9 @@ public final class SqliteDialect extends AnsiDialect {
         }
         return value;
     }
+
+    @Override
+    public boolean insertReturning() {
+        return true;
+    }
 }

@@ -13,14 +13,16 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * SQLite files, through xerial's sqlite-jdbc. Files are opened read-write but never created (no
- * {@code SQLITE_OPEN_CREATE}); extension loading stays off and no other database file can be attached, so queries see
+ * SQLite files, through xerial's sqlite-jdbc. Files are opened read-only (read-write only while actions are on for
+ * the database) and never created (no {@code SQLITE_OPEN_CREATE}); extension loading stays off and no other database file can be attached, so queries see
  * this file only. SQLite has no schemas: tables come with a null schema.
  */
 public final class SqliteDriver extends FileDriver {
     /** What the engine supports (no standard deviation or variance: SQLite has no STDDEV); its dialect compiles these. */
     static final Set<Feature> FEATURES = sqliteFeatures();
     private static final SqlDialect DIALECT = new SqliteDialect();
+    /** {@code SQLITE_OPEN_READONLY}. */
+    private static final int OPEN_READONLY = 0x01;
     /** {@code SQLITE_OPEN_READWRITE} alone: opening a missing file fails instead of creating it. */
     private static final int OPEN_READWRITE = 0x02;
 
@@ -46,8 +48,14 @@ public final class SqliteDriver extends FileDriver {
 
     @Override
     public ConnectionSpec connectionSpec(Map<String, Object> details) {
+        return connectionSpec(details, false);
+    }
+
+    /** Read-only, except while Quarry may write to the file (actions on for the database). */
+    @Override
+    public ConnectionSpec connectionSpec(Map<String, Object> details, boolean mayWrite) {
         Properties properties = new Properties();
-        properties.setProperty("open_mode", String.valueOf(OPEN_READWRITE));
+        properties.setProperty("open_mode", String.valueOf(mayWrite ? OPEN_READWRITE : OPEN_READONLY));
         properties.setProperty("enable_load_extension", "false");
         // no ATTACH DATABASE: queries see this file only (ATTACH could also create files anywhere)
         properties.setProperty("limit_attached", "0");
@@ -129,7 +137,7 @@ public final class SqliteDriver extends FileDriver {
 
     private static Set<Feature> sqliteFeatures() {
         Set<Feature> features = standardFeatures();
-        features.addAll(List.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF));
+        features.addAll(List.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.DATETIME_DIFF, Feature.ACTIONS));
         features.remove(Feature.STANDARD_DEVIATION_AGGREGATIONS);
         return Collections.unmodifiableSet(features);
     }
