@@ -421,7 +421,7 @@ public final class ActionService {
             throw withDatabase(database.engine + " Database " + database.id + " \"" + database.name + "\" does not support actions.",
                     database.id);
         }
-        Object enabled = database.settings == null ? null : database.settings.get("database-enable-actions");
+        Object enabled = database.settings == null ? null : database.settings.get(DatabaseService.ENABLE_ACTIONS_SETTING);
         if (!Boolean.TRUE.equals(enabled)) {
             throw withDatabase(NOT_ENABLED, database.id);
         }

@@ -114,6 +114,26 @@ class FileDriversTest {
     }
 
     @Test
+    void sqliteFilesAreReadOnlyUnlessQuarryMayWrite() throws Exception {
+        Path file = dir.resolve("rw.sqlite");
+        try (Connection c = new org.sqlite.JDBC().connect("jdbc:sqlite:" + file, new Properties()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+        }
+        try (Connection c = Drivers.open(SQLITE.connectionSpec(Map.of("db", file.toString()), false)); Statement s = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("INSERT INTO t VALUES (1)"));
+            assertTrue(e.getMessage().contains("readonly"), e.getMessage());
+        }
+        assertEquals(SQLITE.connectionSpec(Map.of("db", file.toString())), SQLITE.connectionSpec(Map.of("db", file.toString()), false));
+        try (Connection c = Drivers.open(SQLITE.connectionSpec(Map.of("db", file.toString()), true)); Statement s = c.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (1)"));
+            assertThrows(SQLException.class, () -> s.execute("ATTACH DATABASE '" + dir.resolve("new.sqlite") + "' AS other"));
+        }
+        assertFalse(Files.exists(dir.resolve("new.sqlite")), "ATTACH could not create a file");
+        assertThrows(SQLException.class, () -> Drivers.open(SQLITE.connectionSpec(Map.of("db", dir.resolve("missing.sqlite").toString()), true)));
+        assertFalse(Files.exists(dir.resolve("missing.sqlite")), "a writable open never creates the file");
+    }
+
+    @Test
     void sqliteTypesComeFromDeclaredNames() {
         assertEquals("type/Integer", SQLITE.baseType(Types.INTEGER, "INTEGER"));
         assertEquals("type/BigInteger", SQLITE.baseType(Types.INTEGER, "BIGINT"));
