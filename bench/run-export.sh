@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
-mvn -B -q -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath)"
+mvn -B -q -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
 run() {
   java "$@" -Djava.io.tmpdir=target -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
     -cp "$classpath" io.quarry.bench.ExportBenchmark "$bench"
