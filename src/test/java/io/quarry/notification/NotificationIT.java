@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.core.Json;
 import io.quarry.sample.SampleDatabase;
 import io.quarry.testing.Api;
 import io.quarry.testing.AppDbSql;
@@ -20,6 +21,9 @@ import jakarta.mail.Part;
 import jakarta.mail.internet.MimeMessage;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -52,6 +56,7 @@ class NotificationIT {
     static TestServer server;
     static Api anonymous;
     static Api admin;
+    static String adminSession;
     static Api rita;
     static long ritaId;
     static String ritaEmail = "rita@example.com";
@@ -73,7 +78,8 @@ class NotificationIT {
         config.put("MB_EMAIL_FROM_ADDRESS", "quarry@example.com");
         server = TestServer.start(config);
         anonymous = server.api();
-        admin = anonymous.as(Fixtures.setUp(anonymous));
+        adminSession = Fixtures.setUp(anonymous);
+        admin = anonymous.as(adminSession);
         ordinary = Fixtures.ordinaryCaller(anonymous, admin);
         ritaId = admin.post(200, "user", Map.of("email", ritaEmail, "first_name", "Rita", "last_name", "Recipient",
                 "password", "Sunny-day-77")).json().get("id").asLong();
@@ -550,6 +556,49 @@ class NotificationIT {
     }
 
     // --- delivery ------------------------------------------------------------------------------------------------------
+
+    /** What curl and other plain clients send to the new write endpoints: never a 415 or a 500. */
+    @Test
+    void plainClientBodiesAreAnsweredLikeJson() throws Exception {
+        long pulse = admin.post(200, "pulse", subscription("Plain", emailChannel(map("id", ritaId)))).json().get("id").asLong();
+        long pulses = count("pulse");
+        String[][] endpoints = {{"POST", "pulse/test"}, {"POST", "channel/test"}, {"POST", "pulse"}, {"POST", "alert"},
+                {"PUT", "pulse/" + pulse}};
+        for (String[] e : endpoints) {
+            String what = e[0] + " " + e[1];
+            for (String[] body : new String[][] {{null, null}, {"application/x-www-form-urlencoded", ""},
+                    {"application/x-www-form-urlencoded", "name=Plain+form&skip_if_empty=true"}}) {
+                HttpResponse<String> res = raw(e[0], e[1], body[0], body[1]);
+                String label = what + " with " + body[0] + " '" + body[1] + "'";
+                if (e[0].equals("PUT")) {
+                    assertTrue(res.statusCode() == 200 || res.statusCode() == 400, label + ": " + res.statusCode() + " " + res.body());
+                } else {
+                    assertEquals(400, res.statusCode(), label + ": " + res.body());
+                    assertTrue(res.body().contains("\"errors\""), label + ": " + res.body());
+                }
+            }
+            HttpResponse<String> malformed = raw(e[0], e[1], "application/json", "{\"name\": ");
+            assertEquals(400, malformed.statusCode(), what + " malformed: " + malformed.body());
+        }
+        assertEquals(pulses, count("pulse"), "no plain-client call stored a subscription");
+        HttpResponse<String> charset = raw("POST", "channel/test", "application/json; charset=utf-8",
+                Json.write(map("type", "channel/http", "details", map("url", hooks.url("/charset"), "auth-method", "none"))));
+        assertEquals(200, charset.statusCode(), charset.body());
+        hooks.await("/charset", 1);
+        HttpResponse<String> renamed = raw("PUT", "pulse/" + pulse, "application/json; charset=utf-8", "{\"name\": \"Plain \u00e9t\u00e9\"}");
+        assertEquals(200, renamed.statusCode(), renamed.body());
+        assertEquals("Plain \u00e9t\u00e9", admin.get(200, "pulse/" + pulse).json().get("name").asText());
+    }
+
+    static HttpResponse<String> raw(String method, String path, String contentType, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.base.resolve("api/" + path))
+                .header("X-Metabase-Session", adminSession)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
 
     @Test
     void aTestSendArrivesByEmailWithTheChartAndTheCsvAndAtTheWebhook() throws Exception {
