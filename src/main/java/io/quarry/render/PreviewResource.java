@@ -24,19 +24,13 @@ import java.util.Map;
  * characters first, so these win over a {@code @Path("pulse")} resource's {@code {id}} methods (PreviewRoutingTest).
  */
 @Path("pulse/preview_card")
-public final class PreviewResource {
+public final class PreviewResource extends PreviewRoot {
     /** Metabase's width of a preview PNG when none is asked for. */
     static final int PNG_WIDTH = 400;
 
-    private final CardPreviews previews;
-    private final Caller caller;
-    private final UriInfo uri;
-
     @Inject
     public PreviewResource(CardPreviews previews, Caller caller, @Context UriInfo uri) {
-        this.previews = previews;
-        this.caller = caller;
-        this.uri = uri;
+        super(previews, caller, uri);
     }
 
     @GET
@@ -44,7 +38,7 @@ public final class PreviewResource {
     @Produces(MediaType.TEXT_HTML + ";charset=utf-8")
     @Access(Access.Level.USER)
     public String html(@PathParam("id") PosInt id) {
-        CardPreviews.Preview p = previews.preview(id.value(), caller, requestSiteUrl(uri));
+        CardPreviews.Preview p = preview(id);
         return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + Html.escape(p.card().path("name").asText(""))
                 + "</title></head><body style=\"margin: 0;\">" + p.rendered().htmlWithDataUris() + "</body></html>";
     }
@@ -57,16 +51,10 @@ public final class PreviewResource {
 
     /** {@code {id, pulse_card_type, pulse_card_html, pulse_card_name, pulse_card_url, row_count, col_count}}. */
     @Path("pulse/preview_card_info")
-    public static final class Info {
-        private final CardPreviews previews;
-        private final Caller caller;
-        private final UriInfo uri;
-
+    public static final class Info extends PreviewRoot {
         @Inject
         public Info(CardPreviews previews, Caller caller, @Context UriInfo uri) {
-            this.previews = previews;
-            this.caller = caller;
-            this.uri = uri;
+            super(previews, caller, uri);
         }
 
         @GET
@@ -74,7 +62,7 @@ public final class PreviewResource {
         @Produces(MediaType.APPLICATION_JSON)
         @Access(Access.Level.USER)
         public Map<String, Object> info(@PathParam("id") PosInt id) {
-            CardPreviews.Preview p = previews.preview(id.value(), caller, requestSiteUrl(uri));
+            CardPreviews.Preview p = preview(id);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("id", id.value());
             out.put("pulse_card_type", p.pulseCardType());
@@ -89,16 +77,10 @@ public final class PreviewResource {
 
     /** The card as a PNG, {@code width} pixels wide (400 when not given; kept between 100 and 4000). */
     @Path("pulse/preview_card_png")
-    public static final class Png {
-        private final CardPreviews previews;
-        private final Caller caller;
-        private final UriInfo uri;
-
+    public static final class Png extends PreviewRoot {
         @Inject
         public Png(CardPreviews previews, Caller caller, @Context UriInfo uri) {
-            this.previews = previews;
-            this.caller = caller;
-            this.uri = uri;
+            super(previews, caller, uri);
         }
 
         @GET
@@ -108,7 +90,7 @@ public final class PreviewResource {
         public byte[] png(@PathParam("id") PosInt id, @QueryParam("width") PosInt width) {
             // Metabase takes any positive width; a width no e-mail or chat client shows is drawn at the nearest sensible one
             int pixels = width == null ? PNG_WIDTH : (int) Math.max(100, Math.min(4000, width.value()));
-            return previews.preview(id.value(), caller, requestSiteUrl(uri)).png(pixels);
+            return preview(id).png(pixels);
         }
     }
 }
