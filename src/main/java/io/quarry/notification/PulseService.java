@@ -202,10 +202,10 @@ public final class PulseService {
             access.requireWrite(caller, existing.collectionId);
             access.requireWrite(caller, collectionId);
         }
-        if (channelSpecs != null) {
-            db.run(session -> checkRecipients(session, channelSpecs));
-        }
         return db.tx(session -> {
+            if (channelSpecs != null) {
+                checkRecipients(session, channelSpecs);
+            }
             NotificationMapper m = session.getMapper(NotificationMapper.class);
             Pulse p = m.findPulse(id);
             OffsetDateTime now = OffsetDateTime.now(clock);
@@ -224,16 +224,7 @@ public final class PulseService {
             if (parameters != null) {
                 p.parameters = parameters.toString();
             }
-            if (cardSpecs != null) {
-                m.deletePulseCards(id);
-                insertCards(m, id, cardSpecs);
-            }
-            if (channelSpecs != null) {
-                replaceChannels(m, p, channelSpecs, now);
-            }
-            applyArchived(m, p, archived);
-            p.updatedAt = now;
-            m.updatePulse(p);
+            saveChanges(m, p, cardSpecs, channelSpecs, archived, now);
             return pulseView(session, caller, m.findPulse(id));
         });
     }
@@ -309,10 +300,10 @@ public final class PulseService {
         if (card != null) {
             cards.requireReadable(card.id(), caller);
         }
-        if (channelSpecs != null) {
-            db.run(session -> checkRecipients(session, channelSpecs));
-        }
         return db.tx(session -> {
+            if (channelSpecs != null) {
+                checkRecipients(session, channelSpecs);
+            }
             NotificationMapper m = session.getMapper(NotificationMapper.class);
             Pulse p = m.findPulse(id);
             OffsetDateTime now = OffsetDateTime.now(clock);
@@ -328,16 +319,7 @@ public final class PulseService {
             if (p.alertCondition.equals("rows")) {
                 p.alertAboveGoal = null;
             }
-            if (card != null) {
-                m.deletePulseCards(id);
-                insertCards(m, id, List.of(card));
-            }
-            if (channelSpecs != null) {
-                replaceChannels(m, p, channelSpecs, now);
-            }
-            applyArchived(m, p, archived);
-            p.updatedAt = now;
-            m.updatePulse(p);
+            saveChanges(m, p, card == null ? null : List.of(card), channelSpecs, archived, now);
             Pulse saved = m.findPulse(id);
             return alertView(session, caller, saved, cardOf(m, saved));
         });
@@ -548,6 +530,21 @@ public final class PulseService {
     }
 
     /** Users named as recipients must be active users; http channels must name an active channel. */
+    /** The tail both updates share: the given cards and channels replace the stored ones, then archiving and the record. */
+    private static void saveChanges(NotificationMapper m, Pulse p, List<PulseBodies.CardSpec> cardSpecs,
+                             List<PulseBodies.ChannelSpec> channelSpecs, Boolean archived, OffsetDateTime now) {
+        if (cardSpecs != null) {
+            m.deletePulseCards(p.id);
+            insertCards(m, p.id, cardSpecs);
+        }
+        if (channelSpecs != null) {
+            replaceChannels(m, p, channelSpecs, now);
+        }
+        applyArchived(m, p, archived);
+        p.updatedAt = now;
+        m.updatePulse(p);
+    }
+
     private static void checkRecipients(SqlSession session, List<PulseBodies.ChannelSpec> specs) {
         NotificationMapper m = session.getMapper(NotificationMapper.class);
         for (PulseBodies.ChannelSpec spec : specs) {

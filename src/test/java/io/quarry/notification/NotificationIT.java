@@ -588,6 +588,9 @@ class NotificationIT {
         HttpResponse<String> renamed = raw("PUT", "pulse/" + pulse, "application/json; charset=utf-8", "{\"name\": \"Plain \u00e9t\u00e9\"}");
         assertEquals(200, renamed.statusCode(), renamed.body());
         assertEquals("Plain \u00e9t\u00e9", admin.get(200, "pulse/" + pulse).json().get("name").asText());
+        assertTrue(admin.put(400, "pulse/" + pulse, map("name", "Never", "channels", List.of(emailChannel(map("id", 999_999)))))
+                .json().get("errors").has("channels"), "an unknown recipient is refused inside the update's transaction");
+        assertEquals("Plain \u00e9t\u00e9", admin.get(200, "pulse/" + pulse).json().get("name").asText(), "a refused update changes nothing");
     }
 
     static HttpResponse<String> raw(String method, String path, String contentType, String body) throws Exception {
