@@ -202,6 +202,33 @@ class ActionsIT {
         assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
     }
 
+    /** What curl and browsers send: no body/type, an empty form, form fields, malformed JSON, JSON with a charset. */
+    @Test
+    void plainClientBodiesAreReadLikeJson() throws Exception {
+        long create = implicit(admin, model, "row/create");
+        long update = implicit(admin, model, "row/update");
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+        String none = "Implicit parameters must be provided.";
+        assertEquals(none, admin.post(400, "action/" + create + "/execute", null).body());
+        assertEquals(none, admin.postForm(400, "action/" + create + "/execute", Map.of()).body());
+        assertTrue(admin.postForm(400, "action/" + create + "/execute", Map.of("parameters", "{\"id\":1}"))
+                .json().get("errors").has("parameters"));
+        assertEquals(400, admin.call("POST", "action/" + create + "/execute", "{nope").status());
+        assertEquals(none, admin.withHeader("Content-Type", "application/json; charset=utf-8")
+                .post(400, "action/" + create + "/execute", null).body());
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+
+        admin.put(204, "setting/enable-public-sharing", Map.of("value", true));
+        String uuid = admin.post(200, "action/" + update + "/public_link", null).json().get("uuid").asText();
+        assertEquals(uuid, admin.postForm(200, "action/" + update + "/public_link", Map.of()).json().get("uuid").asText());
+        String path = "public/action/" + uuid + "/execute";
+        assertEquals("Missing primary key parameter: \"id\"", anonymous.post(400, path, null).body());
+        assertEquals("Missing primary key parameter: \"id\"", anonymous.postForm(400, path, Map.of()).body());
+        assertTrue(anonymous.postForm(400, path, Map.of("parameters", "x")).json().get("errors").has("parameters"));
+        admin.delete(204, "action/" + update + "/public_link");
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+    }
+
     private static Map<String, Object> rowsOf(Map<?, ?>... rows) {
         return Map.of("parameters", List.of(rows));
     }
