@@ -81,27 +81,15 @@ class ActionsIT {
     }
 
     private static long model(String name, long db, long table, long collection) {
-        Map<String, Object> card = new LinkedHashMap<>();
-        card.put("name", name);
-        card.put("type", "model");
-        card.put("display", "table");
-        card.put("visualization_settings", Map.of());
-        card.put("collection_id", collection);
-        card.put("dataset_query", Map.of("database", db, "type", "query", "query", Map.of("source-table", table)));
-        return admin.post(200, "card", card).json().get("id").asLong();
+        return ActionFixtures.model(admin, name, db, table, collection);
     }
 
     private static long implicit(Api as, long modelId, String kind) {
-        return as.post(200, "action", Map.of("name", kind, "type", "implicit", "kind", kind, "model_id", modelId))
-                .json().get("id").asLong();
+        return ActionFixtures.implicit(as, modelId, kind);
     }
 
     private static Map<String, Object> params(Object... pairs) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            map.put((String) pairs[i], pairs[i + 1]);
-        }
-        return Map.of("parameters", map);
+        return ActionFixtures.params(pairs);
     }
 
     private static List<String> h2Rows(String sql) throws Exception {
@@ -326,16 +314,10 @@ class ActionsIT {
     @Test
     void queryActionsBindTheirParameters() throws Exception {
         Map<String, Object> tags = new LinkedHashMap<>();
-        tags.put("email", Map.of("id", "tag-email", "name", "email", "display-name", "Email", "type", "text", "required", true));
-        tags.put("id", Map.of("id", "tag-id", "name", "id", "display-name", "Id", "type", "number", "required", true));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", "Change e-mail");
-        body.put("type", "query");
-        body.put("model_id", model);
-        body.put("database_id", h2Db);
-        body.put("dataset_query", Map.of("type", "native", "database", h2Db, "native",
-                Map.of("query", "UPDATE CUSTOMERS SET EMAIL = {{email}} WHERE ID = {{id}}", "template-tags", tags)));
-        JsonNode action = admin.post(200, "action", body).json();
+        tags.put("email", ActionFixtures.requiredTag("email", "Email", "text"));
+        tags.put("id", ActionFixtures.requiredTag("id", "Id", "number"));
+        JsonNode action = admin.post(200, "action", ActionFixtures.queryAction("Change e-mail", model, h2Db,
+                "UPDATE CUSTOMERS SET EMAIL = {{email}} WHERE ID = {{id}}", tags)).json();
         long id = action.get("id").asLong();
         assertEquals(h2Db, action.get("database_id").asLong());
         assertEquals(2, action.get("parameters").size());
@@ -352,15 +334,9 @@ class ActionsIT {
 
     @Test
     void aFailingQueryActionIsA400WithTheDatabasesMessageAndChangesNothing() throws Exception {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", "Insert two");
-        body.put("type", "query");
-        body.put("model_id", model);
-        body.put("database_id", h2Db);
-        body.put("dataset_query", Map.of("type", "native", "database", h2Db, "native",
-                Map.of("query", "INSERT INTO CUSTOMERS (ID, NAME) VALUES (30, {{name}}), (1, {{name}})",
-                        "template-tags", Map.of("name", Map.of("id", "n", "name", "name", "type", "text")))));
-        long id = admin.post(200, "action", body).json().get("id").asLong();
+        long id = admin.post(200, "action", ActionFixtures.queryAction("Insert two", model, h2Db,
+                "INSERT INTO CUSTOMERS (ID, NAME) VALUES (30, {{name}}), (1, {{name}})",
+                Map.of("name", Map.of("id", "n", "name", "name", "type", "text")))).json().get("id").asLong();
         List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
         JsonNode failed = admin.post(400, "action/" + id + "/execute", params("n", "Twice")).json();
         assertTrue(failed.get("message").asText().startsWith("Error executing Action: "), failed.toString());
