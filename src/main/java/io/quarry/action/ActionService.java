@@ -325,32 +325,27 @@ public final class ActionService {
     }
 
     private Object run(Action action, Object parameters) {
-        if ("implicit".equals(action.type) && action.kind != null && action.kind.startsWith("bulk/")) {
-            Card model = cards.require(action.modelId);
-            requireEnabled(model.databaseId);
-            return runner.bulk(model, action.kind, parameters);
-        }
-        if (parameters != null && !(parameters instanceof Map<?, ?>)) {
+        boolean bulk = "implicit".equals(action.type) && action.kind != null && action.kind.startsWith("bulk/");
+        if (!bulk && parameters != null && !(parameters instanceof Map<?, ?>)) {
             throw ApiException.invalidField("parameters", "value must be a map of parameter id to value (a list of rows is for bulk actions only).");
+        }
+        Card model = cards.require(action.modelId);
+        requireEnabled(model.databaseId);
+        if (bulk) {
+            return runner.bulk(model, action.kind, parameters);
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> given = parameters == null ? Map.of() : (Map<String, Object>) parameters;
         switch (action.type) {
             case "http" -> {
-                Card model = cards.require(action.modelId);
-                requireEnabled(model.databaseId);
                 HttpActions.Outcome outcome = http.execute(action.name, templateOf(action), action.responseHandle,
                         action.errorHandle, parseList(action.parameters), given);
                 return outcome.hasBody() ? outcome.body() : NO_CONTENT;
             }
             case "implicit" -> {
-                Card model = cards.require(action.modelId);
-                requireEnabled(model.databaseId);
                 return runner.implicit(model, action.kind, given);
             }
             case "query" -> {
-                Card model = cards.require(action.modelId);
-                requireEnabled(model.databaseId);
                 requireEnabled(action.databaseId);
                 return runner.query(action.databaseId, parseMap(action.datasetQuery), parseList(action.parameters),
                         parseMap(action.visualizationSettings), given);

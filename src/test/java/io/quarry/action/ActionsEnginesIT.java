@@ -163,16 +163,10 @@ class ActionsEnginesIT {
 
         // a query action binds its values
         Map<String, Object> tags = new LinkedHashMap<>();
-        tags.put("name", Map.of("id", "tag-name", "name", "name", "display-name", "Name", "type", "text", "required", true));
-        tags.put("id", Map.of("id", "tag-id", "name", "id", "display-name", "Id", "type", "number", "required", true));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", "Rename");
-        body.put("type", "query");
-        body.put("model_id", model);
-        body.put("database_id", db);
-        body.put("dataset_query", Map.of("type", "native", "database", db, "native",
-                Map.of("query", "UPDATE people SET name = {{name}} WHERE id = {{id}}", "template-tags", tags)));
-        long rename = admin.post(200, "action", body).json().get("id").asLong();
+        tags.put("name", ActionFixtures.requiredTag("name", "Name", "text"));
+        tags.put("id", ActionFixtures.requiredTag("id", "Id", "number"));
+        long rename = admin.post(200, "action", ActionFixtures.queryAction("Rename", model, db,
+                "UPDATE people SET name = {{name}} WHERE id = {{id}}", tags)).json().get("id").asLong();
         String hostile = "x'; DROP TABLE people; --";
         assertEquals(1, admin.post(200, "action/" + rename + "/execute", params("tag-name", hostile, "tag-id", hedy))
                 .json().get("rows-affected").asInt());
@@ -208,27 +202,15 @@ class ActionsEnginesIT {
     }
 
     private static long model(long db, long table) {
-        Map<String, Object> card = new LinkedHashMap<>();
-        card.put("name", "People");
-        card.put("type", "model");
-        card.put("display", "table");
-        card.put("visualization_settings", Map.of());
-        card.put("collection_id", collection);
-        card.put("dataset_query", Map.of("database", db, "type", "query", "query", Map.of("source-table", table)));
-        return admin.post(200, "card", card).json().get("id").asLong();
+        return ActionFixtures.model(admin, "People", db, table, collection);
     }
 
     private static long implicit(long modelId, String kind) {
-        return admin.post(200, "action", Map.of("name", kind, "type", "implicit", "kind", kind, "model_id", modelId))
-                .json().get("id").asLong();
+        return ActionFixtures.implicit(admin, modelId, kind);
     }
 
     private static Map<String, Object> params(Object... pairs) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            map.put((String) pairs[i], pairs[i + 1]);
-        }
-        return Map.of("parameters", map);
+        return ActionFixtures.params(pairs);
     }
 
     private static List<String> rows(Connection c, String sql) throws SQLException {

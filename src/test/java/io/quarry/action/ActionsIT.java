@@ -81,27 +81,15 @@ class ActionsIT {
     }
 
     private static long model(String name, long db, long table, long collection) {
-        Map<String, Object> card = new LinkedHashMap<>();
-        card.put("name", name);
-        card.put("type", "model");
-        card.put("display", "table");
-        card.put("visualization_settings", Map.of());
-        card.put("collection_id", collection);
-        card.put("dataset_query", Map.of("database", db, "type", "query", "query", Map.of("source-table", table)));
-        return admin.post(200, "card", card).json().get("id").asLong();
+        return ActionFixtures.model(admin, name, db, table, collection);
     }
 
     private static long implicit(Api as, long modelId, String kind) {
-        return as.post(200, "action", Map.of("name", kind, "type", "implicit", "kind", kind, "model_id", modelId))
-                .json().get("id").asLong();
+        return ActionFixtures.implicit(as, modelId, kind);
     }
 
     private static Map<String, Object> params(Object... pairs) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            map.put((String) pairs[i], pairs[i + 1]);
-        }
-        return Map.of("parameters", map);
+        return ActionFixtures.params(pairs);
     }
 
     private static List<String> h2Rows(String sql) throws Exception {
@@ -202,6 +190,33 @@ class ActionsIT {
         assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
     }
 
+    /** What curl and browsers send: no body/type, an empty form, form fields, malformed JSON, JSON with a charset. */
+    @Test
+    void plainClientBodiesAreReadLikeJson() throws Exception {
+        long create = implicit(admin, model, "row/create");
+        long update = implicit(admin, model, "row/update");
+        List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
+        String none = "Implicit parameters must be provided.";
+        assertEquals(none, admin.post(400, "action/" + create + "/execute", null).body());
+        assertEquals(none, admin.postForm(400, "action/" + create + "/execute", Map.of()).body());
+        assertTrue(admin.postForm(400, "action/" + create + "/execute", Map.of("parameters", "{\"id\":1}"))
+                .json().get("errors").has("parameters"));
+        assertEquals(400, admin.call("POST", "action/" + create + "/execute", "{nope").status());
+        assertEquals(none, admin.withHeader("Content-Type", "application/json; charset=utf-8")
+                .post(400, "action/" + create + "/execute", null).body());
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+
+        admin.put(204, "setting/enable-public-sharing", Map.of("value", true));
+        String uuid = admin.post(200, "action/" + update + "/public_link", null).json().get("uuid").asText();
+        assertEquals(uuid, admin.postForm(200, "action/" + update + "/public_link", Map.of()).json().get("uuid").asText());
+        String path = "public/action/" + uuid + "/execute";
+        assertEquals("Missing primary key parameter: \"id\"", anonymous.post(400, path, null).body());
+        assertEquals("Missing primary key parameter: \"id\"", anonymous.postForm(400, path, Map.of()).body());
+        assertTrue(anonymous.postForm(400, path, Map.of("parameters", "x")).json().get("errors").has("parameters"));
+        admin.delete(204, "action/" + update + "/public_link");
+        assertEquals(before, h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID"));
+    }
+
     private static Map<String, Object> rowsOf(Map<?, ?>... rows) {
         return Map.of("parameters", List.of(rows));
     }
@@ -299,16 +314,10 @@ class ActionsIT {
     @Test
     void queryActionsBindTheirParameters() throws Exception {
         Map<String, Object> tags = new LinkedHashMap<>();
-        tags.put("email", Map.of("id", "tag-email", "name", "email", "display-name", "Email", "type", "text", "required", true));
-        tags.put("id", Map.of("id", "tag-id", "name", "id", "display-name", "Id", "type", "number", "required", true));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", "Change e-mail");
-        body.put("type", "query");
-        body.put("model_id", model);
-        body.put("database_id", h2Db);
-        body.put("dataset_query", Map.of("type", "native", "database", h2Db, "native",
-                Map.of("query", "UPDATE CUSTOMERS SET EMAIL = {{email}} WHERE ID = {{id}}", "template-tags", tags)));
-        JsonNode action = admin.post(200, "action", body).json();
+        tags.put("email", ActionFixtures.requiredTag("email", "Email", "text"));
+        tags.put("id", ActionFixtures.requiredTag("id", "Id", "number"));
+        JsonNode action = admin.post(200, "action", ActionFixtures.queryAction("Change e-mail", model, h2Db,
+                "UPDATE CUSTOMERS SET EMAIL = {{email}} WHERE ID = {{id}}", tags)).json();
         long id = action.get("id").asLong();
         assertEquals(h2Db, action.get("database_id").asLong());
         assertEquals(2, action.get("parameters").size());
@@ -325,15 +334,9 @@ class ActionsIT {
 
     @Test
     void aFailingQueryActionIsA400WithTheDatabasesMessageAndChangesNothing() throws Exception {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", "Insert two");
-        body.put("type", "query");
-        body.put("model_id", model);
-        body.put("database_id", h2Db);
-        body.put("dataset_query", Map.of("type", "native", "database", h2Db, "native",
-                Map.of("query", "INSERT INTO CUSTOMERS (ID, NAME) VALUES (30, {{name}}), (1, {{name}})",
-                        "template-tags", Map.of("name", Map.of("id", "n", "name", "name", "type", "text")))));
-        long id = admin.post(200, "action", body).json().get("id").asLong();
+        long id = admin.post(200, "action", ActionFixtures.queryAction("Insert two", model, h2Db,
+                "INSERT INTO CUSTOMERS (ID, NAME) VALUES (30, {{name}}), (1, {{name}})",
+                Map.of("name", Map.of("id", "n", "name", "name", "type", "text")))).json().get("id").asLong();
         List<String> before = h2Rows("SELECT * FROM CUSTOMERS ORDER BY ID");
         JsonNode failed = admin.post(400, "action/" + id + "/execute", params("n", "Twice")).json();
         assertTrue(failed.get("message").asText().startsWith("Error executing Action: "), failed.toString());
