@@ -1,6 +1,7 @@
 package io.quarry.card;
 
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
@@ -16,16 +17,23 @@ import java.util.Map;
 public final class CardLookups implements QueryProcessor.CardAccess {
     private final Db db;
     private final CollectionAccess access;
+    /** Stored cards as compilation reads them, on every run of a saved card: shared, never changed. */
+    private final RevisionCache<Long, Card> cards;
 
     public CardLookups(Db db, CollectionAccess access) {
         this.db = db;
         this.access = access;
+        this.cards = db.cache(10_000);
+    }
+
+    private Card card(long id) {
+        return cards.get(id, key -> db.with(CardMapper.class, m -> m.findCard(key)));
     }
 
     /** A card's stored query, for references from other queries; null for a missing or archived card. */
     @SuppressWarnings("unchecked")
     public MbqlReferences.CardQuery cardQuery(long id) {
-        Card card = db.with(CardMapper.class, m -> m.findCard(id));
+        Card card = card(id);
         if (card == null || card.archived) {
             return null;
         }
@@ -35,7 +43,7 @@ public final class CardLookups implements QueryProcessor.CardAccess {
     /** Whether the card exists and the caller may read its collection. */
     @Override
     public boolean canRead(Caller caller, long id) {
-        Card card = db.with(CardMapper.class, m -> m.findCard(id));
+        Card card = card(id);
         return card != null && access.canRead(caller, card.collectionId);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
+import io.quarry.appdb.RevisionCache;
 import io.quarry.core.Json;
 import io.quarry.qp.mbql.MbqlReferences;
 import io.quarry.setting.Settings;
@@ -40,11 +41,21 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
     private final Db db;
     private final Settings settings;
     private final DatabaseService databases;
+    /**
+     * The persisted records queries read, on every run of a saved card: every change to a record (a refresh, a state
+     * change, a deletion) commits through the application database and so empties this cache. Shared, never changed.
+     */
+    private final RevisionCache<Long, PersistedInfo> infos;
 
     public PersistedTables(Db db, Settings settings, DatabaseService databases) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.databases = Objects.requireNonNull(databases, "databases is null");
+        this.infos = db.cache(10_000);
+    }
+
+    private PersistedInfo servingInfo(long cardId) {
+        return infos.get(cardId, key -> db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(key)));
     }
 
     /** Whether persistence is switched on for the whole instance. */
@@ -65,11 +76,11 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
         if (card == null || card.datasetQuery() == null || !enabled()) {
             return card;
         }
-        PersistedInfo info = db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId));
+        PersistedInfo info = servingInfo(cardId);
         if (!serving(info) || !queryHash(card.datasetQuery()).equals(info.queryHash)) {
             return card;
         }
-        Database database = databases.find(info.databaseId);
+        Database database = databases.findShared(info.databaseId);
         if (database == null || !enabledFor(database)) {
             return card;
         }
@@ -82,8 +93,7 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
         if (!enabled()) {
             return false;
         }
-        PersistedInfo info = db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId));
-        return serving(info);
+        return serving(servingInfo(cardId));
     }
 
     /** A deleted card's table (and any half-built one) is dropped; its record goes with the card. */

@@ -41,6 +41,7 @@ abstract class PersistenceContract {
     protected TestServer server;
     protected Api anonymous;
     protected Api admin;
+    protected String adminSession;
     protected Api user;
     protected long databaseId;
 
@@ -61,7 +62,8 @@ abstract class PersistenceContract {
     protected void start() throws Exception {
         server = TestServer.start();
         anonymous = server.api();
-        admin = anonymous.as(Fixtures.setUp(anonymous));
+        adminSession = Fixtures.setUp(anonymous);
+        admin = anonymous.as(adminSession);
         user = Fixtures.ordinaryCaller(anonymous, admin);
         databaseId = admin.post(200, "database", target()).json().get("id").asLong();
         server.quarry().sync.syncInBackground(databaseId).get();
@@ -188,6 +190,18 @@ abstract class PersistenceContract {
         }
     }
 
+    /** POSTs as the administrator with {@code Content-Type: application/json; charset=utf-8}; the status. */
+    protected int postJsonWithCharset(String path, String json) {
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(server.base.resolve("api/" + path))
+                .header("X-Metabase-Session", adminSession).header("Content-Type", "application/json; charset=utf-8")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(json)).build();
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     // --- the tests ----------------------------------------------------------------------------------------------
 
     @Test
@@ -202,6 +216,11 @@ abstract class PersistenceContract {
         user.post(403, "database/" + databaseId + "/persist", null);
         admin.post(204, "persist/enable", null);
         assertTrue(admin.get(200, "setting/persisted-models-enabled").json().asBoolean());
+        // the switches with an empty form body (curl -d '')
+        admin.postForm(204, "persist/disable", Map.of());
+        assertFalse(admin.get(200, "setting/persisted-models-enabled").json().asBoolean());
+        admin.postForm(204, "persist/enable", Map.of());
+        assertTrue(admin.get(200, "setting/persisted-models-enabled").json().asBoolean());
         // 204 every time, on both paths, and with the bodies plain clients send
         admin.post(204, "database/" + databaseId + "/persist", null);
         admin.post(204, "database/" + databaseId + "/persist", null);
@@ -215,6 +234,9 @@ abstract class PersistenceContract {
         // unknown and malformed ids
         admin.post(404, "database/999999/persist", null);
         admin.post(404, "persist/card/999999/persist", null);
+        admin.postForm(404, "persist/card/999999/persist", Map.of());
+        admin.postForm(404, "card/999999/persist", Map.of());
+        admin.postForm(404, "database/999999/persist", Map.of());
         admin.get(404, "persist/999999");
         admin.get(404, "persist/card/999999");
         admin.post(400, "card/abc/persist", null);
@@ -233,7 +255,17 @@ abstract class PersistenceContract {
         assertEquals(PersistenceService.CRON_YEAR, year.get("errors").get("cron").asText());
         JsonNode nonsense = admin.post(400, "persist/set-refresh-schedule", Map.of("cron", "a b c d e f *")).json();
         assertEquals(PersistenceService.CRON_YEAR, nonsense.get("errors").get("cron").asText());
+        JsonNode emptyForm = admin.postForm(400, "persist/set-refresh-schedule", Map.of()).json();
+        assertTrue(emptyForm.get("errors").has("cron"), emptyForm.toString());
+        Api.Res malformed = admin.call("POST", "persist/set-refresh-schedule", "{\"cron\": ");
+        assertEquals(400, malformed.status());
+        assertEquals("Malformed JSON in request body.", malformed.body());
         assertEquals("0 0 0/6 * * ? *", server.quarry().persistence.refreshCron(), "nothing stored by a refused request");
+        // as form fields, and as JSON with a charset
+        admin.postForm(204, "persist/set-refresh-schedule", Map.of("cron", "0 0 0/8 * * ? *"));
+        assertEquals("0 0 0/8 * * ? *", server.quarry().persistence.refreshCron());
+        assertEquals(204, postJsonWithCharset("persist/set-refresh-schedule", "{\"cron\": \"0 0 0/4 * * ? *\"}"));
+        assertEquals("0 0 0/4 * * ? *", server.quarry().persistence.refreshCron());
         admin.post(204, "persist/set-refresh-schedule", Map.of("cron", "0 0 0/12 * * ? *"));
         assertEquals("0 0 0/12 * * ? *", server.quarry().persistence.refreshCron());
         // the setting itself, as newer clients set it, is validated the same way
