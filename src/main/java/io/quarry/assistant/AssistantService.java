@@ -93,8 +93,8 @@ public final class AssistantService {
         if (prompt.length() > 2000) {
             throw ApiException.invalidField("prompt", "The prompt may be at most 2,000 characters long.");
         }
-        Answer answer = answerForDatabase(caller, databaseId, prompt.strip());
-        SchemaSnapshot schema = SchemaSnapshot.load(metadata, databaseId, null);
+        SchemaSnapshot schema = readableSchema(caller, databaseId);
+        Answer answer = answer(caller, schema, prompt.strip());
         String upper = answer.sql().toUpperCase(Locale.ROOT);
         List<Map<String, Object>> entities = new ArrayList<>();
         for (TableInfo t : schema.tables()) {
@@ -223,9 +223,18 @@ public final class AssistantService {
     // --- over a database -------------------------------------------------------------------------------------------
 
     private Answer answerForDatabase(Caller caller, long databaseId, String question) {
+        return answer(caller, readableSchema(caller, databaseId), question);
+    }
+
+    /** The database's schema, once the caller is known to see it (404 for an unknown database, 403 for a hidden one). */
+    private SchemaSnapshot readableSchema(Caller caller, long databaseId) {
         Database database = Checks.found(databases.find(databaseId));
         Checks.permitted(permissions.canRead(caller, databaseId));
-        SchemaSnapshot schema = SchemaSnapshot.load(metadata, databaseId, database.engine);
+        return SchemaSnapshot.load(metadata, databaseId, database.engine);
+    }
+
+    private Answer answer(Caller caller, SchemaSnapshot schema, String question) {
+        long databaseId = schema.databaseId();
         AssistantSettings.Endpoint endpoint = settings.endpoint();
         if (endpoint == null) {
             return offline(caller, schema, question, permissions.mayRunQuery(caller, databaseId, true, false));

@@ -396,17 +396,7 @@ final class Translator {
                     topBy = m;
                 }
                 if (take(Kind.BY) != null) {
-                    sortRequested = true;
-                    if (peek(Kind.AGG) != null || peek(Kind.TOTAL) != null) {
-                        metric();
-                        sortTarget = metrics.get(metrics.size() - 1);
-                    } else {
-                        Mention m = field();
-                        if (m == null) {
-                            throw notUnderstood("After \"by\" I expected what to rank by.", null);
-                        }
-                        sortTarget = m;
-                    }
+                    sortTarget("After \"by\" I expected what to rank by.");
                     sortDirection = limitDirection;
                 }
                 return;
@@ -446,18 +436,8 @@ final class Translator {
                 comparison(null, t);
                 return;
             }
-            if ((t = take(Kind.SORT)) != null) {
-                sortRequested = true;
-                if (peek(Kind.AGG) != null || peek(Kind.TOTAL) != null) {
-                    metric();
-                    sortTarget = metrics.get(metrics.size() - 1);
-                } else {
-                    Mention m = field();
-                    if (m == null) {
-                        throw notUnderstood("After \"sorted by\" I expected a field or a count, sum or average.", null);
-                    }
-                    sortTarget = m;
-                }
+            if (take(Kind.SORT) != null) {
+                sortTarget("After \"sorted by\" I expected a field or a count, sum or average.");
                 return;
             }
             if ((t = take(Kind.DIRECTION)) != null) {
@@ -613,6 +593,21 @@ final class Translator {
                 throw notUnderstood("After \"most\" I expected a table to count or a sum, as in \"the most orders\".", null);
             }
             sortTarget = metrics.get(metrics.size() - 1);
+        }
+
+        /** What to sort by after "by" or "sorted by": a count, sum or average, else a field ({@code missing} if neither). */
+        private void sortTarget(String missing) {
+            sortRequested = true;
+            if (peek(Kind.AGG) != null || peek(Kind.TOTAL) != null) {
+                metric();
+                sortTarget = metrics.get(metrics.size() - 1);
+                return;
+            }
+            Mention m = field();
+            if (m == null) {
+                throw notUnderstood(missing, null);
+            }
+            sortTarget = m;
         }
 
         private void comparison(Mention field, Term cmp) {

@@ -14,6 +14,9 @@ import io.quarry.testing.TestServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -38,6 +41,7 @@ class AssistantIT {
     private static TestServer server;
     private static Api anonymous;
     private static Api admin;
+    private static String adminSession;
     private static Api user;
     private static long db;
     private static long hiddenDb;
@@ -53,7 +57,8 @@ class AssistantIT {
     static void start() throws Exception {
         server = TestServer.start(Map.of("MB_ENCRYPTION_SECRET_KEY", "an-encryption-key-for-tests-0123456789"));
         anonymous = server.api();
-        admin = anonymous.as(Fixtures.setUp(anonymous));
+        adminSession = Fixtures.setUp(anonymous);
+        admin = anonymous.as(adminSession);
         user = Fixtures.ordinaryCaller(anonymous, admin);
         db = SampleData.add(server.quarry(), admin, "Sample Database");
         hiddenDb = SampleData.add(server.quarry(), admin, "Hidden Sample");
@@ -199,6 +204,38 @@ class AssistantIT {
         assertTrue(body.get("message").asText().contains("unicorns"), unknown.body());
         String example = body.get("example").asText();
         assertEquals(200, admin.call("POST", path + "/query", question(example)).status(), "the example is answered: " + example);
+    }
+
+    /** What plain clients send ({@code curl -X POST}, {@code curl -d ''}, form fields, malformed JSON, a charset). */
+    @Test
+    void plainClientBodiesAreReadLikeJson() throws Exception {
+        String base = "assistant/database/" + db;
+        for (String path : List.of(base, base + "/query", "llm/generate-sql", "assistant/feedback")) {
+            for (String[] sent : List.of(new String[] {null, null}, new String[] {"", "application/x-www-form-urlencoded"},
+                    new String[] {"{\"question\": ", "application/json"}, new String[] {"{", "application/json; charset=utf-8"})) {
+                HttpResponse<String> res = raw(path, sent[0], sent[1]);
+                assertEquals(400, res.statusCode(), path + " " + sent[1] + ": " + res.body());
+            }
+        }
+        assertTrue(raw(base + "/query", "question=how+many+orders", "application/x-www-form-urlencoded").body().contains("COUNT(*)"));
+        HttpResponse<String> form = raw("llm/generate-sql", "prompt=how+many+orders&database_id=" + db,
+                "application/x-www-form-urlencoded");
+        assertEquals(200, form.statusCode(), form.body());
+        HttpResponse<String> charset = raw(base, Json.write(question("how many orders")), "application/json; charset=utf-8");
+        assertEquals(200, charset.statusCode(), charset.body());
+        HttpResponse<String> feedback = raw("assistant/feedback", "feedback_type=positive&prompt=how+many+orders",
+                "application/x-www-form-urlencoded");
+        assertEquals(200, feedback.statusCode(), feedback.body());
+    }
+
+    private static HttpResponse<String> raw(String path, String body, String contentType) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.base.resolve("api/" + path))
+                .header("X-Metabase-Session", adminSession)
+                .POST(body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
