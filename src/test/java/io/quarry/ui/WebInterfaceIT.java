@@ -60,8 +60,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class WebInterfaceIT {
     private static final String EMAIL = "ada@example.com";
     private static final String PASSWORD = "Analytical-Engine-1843";
-    private static final Path SHOTS = Path.of("target", "screenshots");
-    private static final Path DOWNLOADS = Path.of("target", "browser-downloads").toAbsolutePath();
+    private static final Path DOWNLOADS = Browser.DOWNLOADS;
     private static final String SQL = "SELECT CATEGORY, COUNT(*) AS N FROM PRODUCTS\n[[WHERE CATEGORY <> {{excluded}}]]\n"
             + "GROUP BY CATEGORY ORDER BY CATEGORY";
 
@@ -71,20 +70,11 @@ class WebInterfaceIT {
     private static WebDriverWait wait;
     private static long cardId;
 
+    private static Browser chrome;
+
     /** On a failure, a screenshot of where the browser was (target/screenshots/failed-<test>.png). */
     @RegisterExtension
-    final TestWatcher failureShots = new TestWatcher() {
-        @Override
-        public void testFailed(ExtensionContext context, Throwable cause) {
-            try {
-                if (browser != null) {
-                    shot("failed-" + context.getRequiredTestMethod().getName());
-                }
-            } catch (RuntimeException | IOException e) {
-                cause.addSuppressed(e);
-            }
-        }
-    };
+    final TestWatcher failureShots = Browser.failureShots(() -> chrome);
 
     @BeforeAll
     static void start() throws IOException {
@@ -92,28 +82,15 @@ class WebInterfaceIT {
         Map<String, String> config = new HashMap<>(TestAppDb.fresh());
         config.putAll(mailbox.config());
         server = TestServer.startWith(config, webapp -> webapp.setContextPath("/quarry"));
-        Files.createDirectories(SHOTS);
-        Files.createDirectories(DOWNLOADS);
-        File chromium = new File("/usr/bin/chromium");
-        File driver = new File("/usr/bin/chromedriver");
-        assertTrue(chromium.canExecute() && driver.canExecute(),
-                "the browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver; .ci/run does)");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(chromium);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,800", "--lang=en-US", "--hide-scrollbars");
-        options.setExperimentalOption("prefs", Map.of("download.default_directory", DOWNLOADS.toString(),
-                "download.prompt_for_download", false));
-        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        chrome = Browser.open(server.base);
+        browser = chrome.driver;
+        wait = chrome.wait;
     }
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.quit();
+        if (chrome != null) {
+            chrome.close();
         }
         if (server != null) {
             server.close();
@@ -396,47 +373,26 @@ class WebInterfaceIT {
     @Test
     @Order(10)
     void nothingWasRefusedByTheContentSecurityPolicyOrFailedInScript() {
-        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .map(LogEntry::getMessage)
-                .filter(m -> m.contains("Refused to") || m.contains("Content Security Policy") || m.contains("Uncaught"))
-                .toList();
-        assertEquals(List.of(), problems);
+        assertEquals(List.of(), chrome.consoleProblems());
     }
 
     private static void go(String path) {
-        browser.get(server.base.resolve(path).toString());
+        chrome.go(path);
     }
 
     private static void fill(String name, String value) {
-        WebElement input = wait.until(ExpectedConditions.presenceOfElementLocated(By.name(name)));
-        input.clear();
-        input.sendKeys(value);
+        chrome.fill(name, value);
     }
 
     private static WebElement link(String text) {
-        return wait.until(ExpectedConditions.elementToBeClickable(By.linkText(text)));
+        return chrome.link(text);
     }
 
     private static String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText();
+        return chrome.text(css);
     }
 
-    /** A screenshot of the whole page (the window grows to the page's height for it, up to 1,800 pixels). */
     private static void shot(String name) throws IOException {
-        Dimension before = browser.manage().window().getSize();
-        long page = ((Number) ((JavascriptExecutor) browser).executeScript("return document.documentElement.scrollHeight")).longValue();
-        long viewport = ((Number) ((JavascriptExecutor) browser).executeScript("return window.innerHeight")).longValue();
-        int extra = (int) Math.min(Math.max(0, page - viewport), 1800 - viewport);
-        if (extra > 0) {
-            browser.manage().window().setSize(new Dimension(before.getWidth(), before.getHeight() + extra));
-        }
-        try {
-            File file = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-            Files.copy(file.toPath(), SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            if (extra > 0) {
-                browser.manage().window().setSize(before);
-            }
-        }
+        chrome.shot(name);
     }
 }
