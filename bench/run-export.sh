@@ -8,10 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
-mvn -B -q -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
+source bench/classpath.sh
 run() {
-  java "$@" -Djava.io.tmpdir=target -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
+  java $quarry_dirs "$@" -Djava.io.tmpdir=target -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
     -cp "$classpath" io.quarry.bench.ExportBenchmark "$bench"
 }
 for bench in csv overhead xlsx-heap; do

@@ -4,7 +4,6 @@
 # Usage: bench/run-h2-durability.sh [seconds per run, default 5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
-java -Xmx512m -Djava.io.tmpdir="$PWD/target" -Xshare:off ${BENCH_JAVA_OPTS:-} -cp "$classpath" \
+source bench/classpath.sh
+java $quarry_dirs -Xmx512m -Djava.io.tmpdir="$PWD/target" -Xshare:off ${BENCH_JAVA_OPTS:-} -cp "$classpath" \
   io.quarry.bench.H2DurabilityBenchmark "$@"

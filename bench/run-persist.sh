@@ -4,7 +4,6 @@
 # Usage: bench/run-persist.sh     Needs: JDK 17, Maven. Starts its own embedded PostgreSQL and Quarry on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -o -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
-java -Xmx1g -Djava.io.tmpdir=target -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
+source bench/classpath.sh
+java $quarry_dirs -Xmx1g -Djava.io.tmpdir=target -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
   -cp "$classpath" io.quarry.bench.PersistBenchmark

@@ -13,7 +13,6 @@ for arg in "$@"; do
     *) rounds="$arg" ;;
   esac
 done
-mvn -B -q -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
-java -Xmx1g -Djava.io.tmpdir="$PWD/target" -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
+source bench/classpath.sh
+java $quarry_dirs -Xmx1g -Djava.io.tmpdir="$PWD/target" -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
   -Dquarry.test.appdb="$appdb" ${BENCH_JAVA_OPTS:-} -cp "$classpath" io.quarry.bench.SearchBenchmark "$rounds"

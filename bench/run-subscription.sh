@@ -4,7 +4,6 @@
 # Usage: bench/run-subscription.sh   (BENCH_JAVA_OPTS=-Drounds=9 for more rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -q -o -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
-java -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.awt.headless=true -Djava.io.tmpdir=target -Xshare:off \
+source bench/classpath.sh
+java $quarry_dirs -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.awt.headless=true -Djava.io.tmpdir=target -Xshare:off \
   -Dlogback.configurationFile=bench/logback-bench.xml -cp "$classpath" io.quarry.bench.SubscriptionBenchmark

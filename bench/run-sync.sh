@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target/bench/classes
-mvn -o -B -q process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench/classpath.txt -Dmdep.includeScope=test
-CP="target/classes:target/test-classes:$(cat target/bench/classpath.txt):target/test-binaries/*"
+source bench/classpath.sh
+CP="$classpath"
 javac -nowarn -d target/bench/classes -cp "$CP" bench/SyncBench.java
-exec java -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.io.tmpdir="$PWD/target" -cp "target/bench/classes:$CP" io.quarry.sync.SyncBench "$@"
+exec java $quarry_dirs -Xmx1g ${BENCH_JAVA_OPTS:-} -Djava.io.tmpdir="$PWD/target" -cp "target/bench/classes:$CP" io.quarry.sync.SyncBench "$@"

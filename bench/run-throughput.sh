@@ -21,9 +21,8 @@ if ! command -v wrk >/dev/null; then
   if [[ $(id -u) -eq 0 ]]; then apt-get install -y -q wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
   else sudo apt-get install -y -q wrk; fi
 fi
-mvn -o -B -q -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
-classpath="target/classes:target/test-classes:$(cat target/bench.classpath):target/test-binaries/*"
-java -Xmx1g -Djava.io.tmpdir="$PWD/target" -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
+source bench/classpath.sh
+java $quarry_dirs -Xmx1g -Djava.io.tmpdir="$PWD/target" -Xshare:off -Dlogback.configurationFile=bench/logback-bench.xml \
   -DMB_LOAD_SAMPLE_CONTENT=false ${BENCH_JAVA_OPTS:-} -cp "$classpath" io.quarry.bench.ThroughputBenchmark
 if [[ $sync == yes ]]; then
   echo

@@ -23,7 +23,7 @@ cp tools/sdk-proof/index.html "$work/site/"
 cp tools/sdk-proof/page.jsx "$work/page.jsx"
 (cd "$work" && ./node_modules/.bin/esbuild page.jsx --bundle --outfile=site/bundle.js --loader:.js=jsx \
    --define:process.env.NODE_ENV='"production"' --log-level=warning)
-mvn -o -B -q -DskipTests process-test-classes dependency:build-classpath -Dmdep.outputFile=target/sdk-proof.classpath -Dmdep.includeScope=test
+source bench/classpath.sh
 mkdir -p target/sdk-proof
-java -Djava.io.tmpdir=target -Dlogback.configurationFile=bench/logback-bench.xml \
-  -cp "target/classes:target/test-classes:$(cat target/sdk-proof.classpath):target/test-binaries/*" io.quarry.tools.SdkProof "$work/site"
+java $quarry_dirs -Djava.io.tmpdir=target -Dlogback.configurationFile=bench/logback-bench.xml \
+  -cp "$classpath" io.quarry.tools.SdkProof "$work/site"

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
+import io.quarry.testing.Sources;
 import io.quarry.testing.TestServer;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -145,7 +146,7 @@ class SecurityHeadersIT {
                 assertEquals(200, font.statusCode(), name + "." + ext);
                 assertEquals("font/" + ext, font.headers().firstValue("Content-Type").orElseThrow());
                 assertEquals("*", font.headers().firstValue("Access-Control-Allow-Origin").orElseThrow());
-                assertArrayEquals(Files.readAllBytes(Path.of("src/main/webapp/app/fonts/Lato/" + name + "." + ext)), font.body());
+                assertArrayEquals(Files.readAllBytes(Sources.server("src/main/webapp/app/fonts/Lato/" + name + "." + ext)), font.body());
             }
         }
         assertEquals(404, raw("app/fonts/Lato/OFL.txt", null).statusCode(), "only fonts are served from there");

@@ -1,5 +1,6 @@
 package io.quarry;
 
+import io.quarry.testing.Sources;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * modules; {@code boot}, the composition root, which alone may see everything.
  */
 class ModuleBordersTest {
-    private static final Path MAIN = Path.of("src/main/java/io/quarry");
+    private static final Path MAIN = Sources.server("src/main/java/io/quarry");
 
     /** Module → the modules it may use. */
     private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(

@@ -11,6 +11,7 @@ import io.quarry.setting.Setting;
 import io.quarry.testing.Api;
 import io.quarry.testing.AppDbSql;
 import io.quarry.testing.Fixtures;
+import io.quarry.testing.Sources;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestServer;
 import java.io.IOException;
@@ -74,7 +75,7 @@ class BodyFieldTypesIT {
 
     /** The fields validated by the method whose declaration starts with {@code signature} in {@code source}. */
     static List<Field> fieldsOf(String source, String signature) throws IOException {
-        String text = Files.readString(Path.of("src/main/java/io/quarry", source));
+        String text = Files.readString(Sources.server("src/main/java/io/quarry").resolve(source));
         int start = text.indexOf(signature);
         assertTrue(start >= 0, signature + " not found in " + source);
         int end = text.indexOf("throwIfInvalid()", start);
@@ -172,7 +173,7 @@ class BodyFieldTypesIT {
 
     /** The fields validated between {@code signature} and {@code end} in {@code source} (for readers without throwIfInvalid). */
     static List<Field> fieldsOf(String source, String signature, String end) throws IOException {
-        String text = Files.readString(Path.of("src/main/java/io/quarry", source));
+        String text = Files.readString(Sources.server("src/main/java/io/quarry").resolve(source));
         int start = text.indexOf(signature);
         assertTrue(start >= 0, signature + " not found in " + source);
         int stop = text.indexOf(end, start);

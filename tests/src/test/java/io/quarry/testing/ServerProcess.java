@@ -93,7 +93,7 @@ public final class ServerProcess {
                 "-Xmx512m", "-Xshare:off",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
                 "-DMB_LOAD_SAMPLE_CONTENT=false",
-                "-Dlogback.configurationFile=" + Path.of("bench/logback-bench.xml").toAbsolutePath(),
+                "-Dlogback.configurationFile=" + Sources.repo("bench/logback-bench.xml"),
                 "-cp", System.getProperty("java.class.path"),
                 ServerProcess.class.getName()));
         config.forEach((k, v) -> command.add(k + "=" + v));

@@ -50,7 +50,7 @@ public final class TestServer implements AutoCloseable {
     public static TestServer startWith(Map<String, String> config, java.util.function.Consumer<WebAppContext> customize) {
         WebAppContext webapp = new WebAppContext();
         webapp.setContextPath("/");
-        webapp.setBaseResourceAsPath(Path.of("src/main/webapp").toAbsolutePath());
+        webapp.setBaseResourceAsPath(Sources.server("src/main/webapp"));
         webapp.setParentLoaderPriority(true);
         customize.accept(webapp);
         return deploy(webapp, config);
@@ -73,7 +73,7 @@ public final class TestServer implements AutoCloseable {
     public static TestServer startUnchecked(Map<String, String> config) {
         WebAppContext webapp = new WebAppContext();
         webapp.setContextPath("/");
-        webapp.setBaseResourceAsPath(Path.of("src/main/webapp").toAbsolutePath());
+        webapp.setBaseResourceAsPath(Sources.server("src/main/webapp"));
         webapp.setParentLoaderPriority(true);
         return deploy(webapp, config, false);
     }
