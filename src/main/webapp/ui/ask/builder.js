@@ -36,6 +36,7 @@ export function stateFromQuery(query) {
     }),
     metric: agg ? agg[0] : '',
     metricField: agg && agg[1] ? ((refParts(agg[1]) || {}).id || null) : null,
+    metricAlias: agg && agg[1] ? ((refParts(agg[1]) || {opts: {}}).opts['join-alias'] || null) : null,
     breakouts: (q.breakout || []).map((b) => {
       const ref = refParts(b) || {};
       return {field: ref.id, alias: ref.opts['join-alias'] || null, unit: ref.opts['temporal-unit'] || ''};
@@ -76,7 +77,7 @@ export function buildQuery(state, databaseId, tables) {
   if (filters.length === 1) q.filter = filters[0];
   else if (filters.length > 1) q.filter = ['and', ...filters];
   if (state.metric) {
-    q.aggregation = [state.metric === 'count' || !state.metricField ? ['count'] : [state.metric, ref(state.metricField, null, {})]];
+    q.aggregation = [state.metric === 'count' || !state.metricField ? ['count'] : [state.metric, ref(state.metricField, state.metricAlias, {})]];
   }
   const breakouts = state.breakouts.filter((b) => b.field);
   if (breakouts.length) {
@@ -178,8 +179,9 @@ export function queryBuilder({databaseId, initial, onChange}) {
     const metric = h('select', {name: 'builder-metric', onchange: () => { state.metric = metric.value; changed(); }},
       Object.entries(METRICS).map(([k, label]) => h('option', {value: k, selected: k === (state.metric || '')}, label)));
     const needsField = state.metric && state.metric !== 'count';
-    const metricField = needsField ? columnSelect('builder-metric-field', 'Of column', state.metricField ? String(state.metricField) : '',
-      (c) => { state.metricField = c && c.field.id; changed(); },
+    const metricField = needsField ? columnSelect('builder-metric-field', 'Of column',
+      state.metricField ? (state.metricAlias ? state.metricAlias + '|' : '') + state.metricField : '',
+      (c) => { state.metricField = c && c.field.id; state.metricAlias = c && c.alias; changed(); },
       {filter: (f) => state.metric === 'distinct' || state.metric === 'min' || state.metric === 'max' || NUMERIC.test(f.base_type)}) : null;
 
     const breakoutRows = state.breakouts.map((b, i) => {
