@@ -139,8 +139,11 @@ class AskUiIT {
         button("Next →");
         assertEquals("Rows 51–100 of " + total, chrome.text(".pager span"));
         assertTrue(chrome.text("table.results tbody tr:first-child td:nth-child(2)").matches("[A-Z][a-z]+ \\d{4}"), "dates by month");
-        chrome.driver.findElement(By.xpath("//fieldset//label[normalize-space(.)='Bar']")).click();
-        chrome.wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".chart.bar[data-rendered=true]")));
+        for (String display : List.of("Area", "Row", "Combo", "Pie", "Bar")) {
+            chrome.driver.findElement(By.xpath("//fieldset//label[normalize-space(.)='" + display + "']")).click();
+            chrome.wait.until(ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector(".chart." + display.toLowerCase(Locale.ROOT) + "[data-rendered=true] canvas")));
+        }
 
         button("View the SQL");
         WebElement compiled = chrome.wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("pre.sql-code")));
