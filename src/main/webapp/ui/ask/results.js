@@ -49,6 +49,8 @@ export function defaultDisplay(data) {
   const cols = data.cols || [];
   const rows = data.rows || [];
   if (rows.length === 1 && cols.length === 1 && isNumeric(cols[0])) return 'scalar';
+  // raw rows (many columns, nothing summarized) read best as a table
+  if (cols.length > 3 && !cols.some((c) => c.source === 'aggregation')) return 'table';
   const {dimensions, metrics} = defaultAxes(data);
   if (dimensions.length && metrics.length && rows.length > 1) return isTemporal(cols[dimensions[0]]) || cols[dimensions[0]].unit ? 'line' : 'bar';
   return 'table';
