@@ -1,4 +1,5 @@
 import {h, mount, formatValue} from './dom.js';
+import {askVisualization} from './ask/results.js';
 
 const NUMERIC = /^type\/(Integer|BigInteger|Float|Decimal|Number|Currency)$/;
 const TEMPORAL = /^type\/(Date|DateTime|DateTimeWithTZ|DateTimeWithLocalTZ|DateTimeWithZoneOffset|DateTimeWithZoneID|Time|Instant)$/;
@@ -59,7 +60,9 @@ export function resultTable(data, {maxRows = 500} = {}) {
 const PALETTE = ['#2f6f8f', '#e07a3f', '#5b9a5b', '#b5487a', '#8d6cc0', '#c9a227', '#4aa3b8', '#9c5b3b'];
 
 /** Renders data as the given display into a fresh element; charts use Chart.js (the WebJar's UMD build). */
-export function visualization(data, display) {
+export function visualization(data, display, settings) {
+  // area, row and combo charts (and a card's saved axes) are drawn by the question editor's renderer
+  if (['area', 'row', 'combo'].includes(display) || (settings && settings['graph.metrics'])) return askVisualization(data, display, settings);
   const cols = data.cols || [];
   const rows = data.rows || [];
   if (display === 'table' || !rows.length) return resultTable(data);
