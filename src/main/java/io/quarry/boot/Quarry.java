@@ -165,6 +165,7 @@ public final class Quarry implements AutoCloseable {
     public final CardSources cardSources;
     public final SavedQuestions savedQuestions;
     public final DatabaseUsage databaseUsage;
+    public final ParameterValues parameterValues;
     public final PublicSharing publicSharing;
     public final EmbedTokens embedTokens;
     public final ActionService actions;
@@ -285,10 +286,12 @@ public final class Quarry implements AutoCloseable {
                 "dataset", id -> cards.countOnDatabase(id, "model"),
                 "metric", id -> cards.countOnDatabase(id, "metric")));
 
-        // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
-        //    description is read from the registered resources.
-        publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner,
-                new ParameterValues(db, queryModule.queryProcessor(), syncModule.fieldValues(), dataPermissions));
+        // 8. Filter values (cards', dashboards', and those of public links and signed embeds), then what strangers may
+        //    see: public links and signed embeds run saved cards through the runner; the API description is read from
+        //    the registered resources.
+        parameterValues = new ParameterValues(metadataModule.metadata(), queryModule.queryProcessor(), syncModule.fieldValues(),
+                dataPermissions);
+        publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner, parameterValues);
         embedTokens = new EmbedTokens(settings, clock);
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
         actions = new ActionService(db, cards, databaseService, dataPermissions, userModule.users(), settings,

@@ -3,7 +3,6 @@ package io.quarry.parameters;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.appdb.Db;
 import io.quarry.permission.DataPermissions;
 import io.quarry.qp.Column;
 import io.quarry.qp.QueryExecutor;
@@ -12,8 +11,8 @@ import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.ResultWriter;
 import io.quarry.sync.FieldValuesService;
 import io.quarry.warehouse.Field;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.core.Caller;
@@ -40,13 +39,13 @@ import java.util.Set;
 public final class ParameterValues {
     public static final int LIMIT = 1000;
 
-    private final Db db;
+    private final MetadataService metadata;
     private final QueryProcessor processor;
     private final FieldValuesService fieldValues;
     private final DataPermissions permissions;
 
-    public ParameterValues(Db db, QueryProcessor processor, FieldValuesService fieldValues, DataPermissions permissions) {
-        this.db = db;
+    public ParameterValues(MetadataService metadata, QueryProcessor processor, FieldValuesService fieldValues, DataPermissions permissions) {
+        this.metadata = metadata;
         this.processor = processor;
         this.fieldValues = fieldValues;
         this.permissions = permissions;
@@ -109,15 +108,12 @@ public final class ParameterValues {
         Map<Long, Table> tables = new LinkedHashMap<>();
         Set<Long> checkedDatabases = new java.util.HashSet<>();
         if (!fieldIds.isEmpty()) {
-            db.run(session -> {
-                WarehouseMapper m = session.getMapper(WarehouseMapper.class);
-                m.listFieldsByIds(new java.util.LinkedHashSet<>(fieldIds)).forEach(f -> fields.put(f.id, f));
-                if (!fields.isEmpty()) {
-                    Set<Long> tableIds = new java.util.LinkedHashSet<>();
-                    fields.values().forEach(f -> tableIds.add(f.tableId));
-                    m.listTablesByIds(tableIds).forEach(t -> tables.put(t.id, t));
-                }
-            });
+            metadata.fieldsByIds(fieldIds).forEach(f -> fields.put(f.id, f));
+            if (!fields.isEmpty()) {
+                Set<Long> tableIds = new java.util.LinkedHashSet<>();
+                fields.values().forEach(f -> tableIds.add(f.tableId));
+                metadata.tablesByIds(tableIds).forEach(t -> tables.put(t.id, t));
+            }
         }
         for (Table table : tables.values()) {
             if (checked && checkedDatabases.add(table.dbId) && !permissions.access(caller, table.dbId).canRunSaved()) {
