@@ -19,6 +19,7 @@ import io.quarry.bookmark.BookmarkMapper;
 import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardService;
+import io.quarry.card.CardUsageWriter;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionMapper;
 import io.quarry.collection.CollectionModule;
@@ -261,10 +262,12 @@ public final class Quarry implements AutoCloseable {
                         id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
                         cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
-        // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
-        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock,
+        // 6. The runner (it records cards' use in their usage writer), then content that runs queries through it: cards
+        //    (their result metadata), dashboards, timelines, search.
+        CardUsageWriter cardUsage = new CardUsageWriter(db, clock);
+        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardUsage::record, clock);
+        cards = new CardService(db, databaseService, cardUsage, queryRunner, settings, collectionAccess, revisions, clock,
                 persistedTables);
-        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cards::touch, clock);
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
                 scheduler, clock);
@@ -289,7 +292,7 @@ public final class Quarry implements AutoCloseable {
         // 8. Filter values (cards', dashboards', and those of public links and signed embeds), then what strangers may
         //    see: public links and signed embeds run saved cards through the runner; the API description is read from
         //    the registered resources.
-        parameterValues = new ParameterValues(metadataModule.metadata(), queryModule.queryProcessor(), syncModule.fieldValues(),
+        parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
         publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner, parameterValues);
         embedTokens = new EmbedTokens(settings, clock);
