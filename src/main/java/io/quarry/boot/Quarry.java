@@ -108,8 +108,9 @@ import org.slf4j.LoggerFactory;
  * than one service is a record built by its own {@code create} (for example {@link UserModule}); a module of one service
  * is that service. {@link #start()} starts the periodic work once everything is built.
  *
- * <p>{@link QuarryApplication} binds for injection every public final field: a module's services one by one (each record
- * component by its type), any other field by its type.
+ * <p>{@link QuarryApplication} binds for injection every final field: a module's services one by one (each record
+ * component by its type), any other field by its type. Only what tests and tools read is public; the rest is there for
+ * the resources, which receive it by constructor.
  */
 public final class Quarry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Quarry.class);
@@ -132,48 +133,48 @@ public final class Quarry implements AutoCloseable {
 
     // the kernel
     public final AppConfig config;
-    public final Clock clock;
+    final Clock clock;
     public final AppDatabase appDatabase;
     public final Db db;
     public final Settings settings;
-    public final ScheduledExecutorService scheduler;
-    public final ConnectionPools connectionPools;
-    public final Diagnostics diagnostics;
-    public final OutboundHttp outboundHttp;
+    final ScheduledExecutorService scheduler;
+    final ConnectionPools connectionPools;
+    final Diagnostics diagnostics;
+    final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
     // the modules, in the order they are built
-    public final MailModule mailModule;
-    public final PermissionModule permissionModule;
-    public final UserModule userModule;
-    public final AuthModule authModule;
+    final MailModule mailModule;
+    final PermissionModule permissionModule;
+    final UserModule userModule;
+    final AuthModule authModule;
     public final SetupService setup;
-    public final UnsubscribeService unsubscribes;
-    public final WarehouseModule warehouseModule;
+    final UnsubscribeService unsubscribes;
+    final WarehouseModule warehouseModule;
     public final SyncModule syncModule;
-    public final MetadataModule metadataModule;
-    public final CollectionModule collectionModule;
-    public final Revisions revisions;
-    public final SegmentService segments;
-    public final SnippetService snippets;
+    final MetadataModule metadataModule;
+    final CollectionModule collectionModule;
+    final Revisions revisions;
+    final SegmentService segments;
+    final SnippetService snippets;
     public final PersistedTables persistedTables;
-    public final QueryModule queryModule;
+    final QueryModule queryModule;
     public final CardService cards;
-    public final QueryRunner queryRunner;
+    final QueryRunner queryRunner;
     public final PersistenceService persistence;
-    public final DashboardService dashboards;
-    public final TimelineService timelines;
+    final DashboardService dashboards;
+    final TimelineService timelines;
     public final SearchService search;
     public final CardSources cardSources;
     public final SavedQuestions savedQuestions;
     public final DatabaseUsage databaseUsage;
-    public final ParameterValues parameterValues;
-    public final PublicSharing publicSharing;
-    public final EmbedTokens embedTokens;
-    public final ActionService actions;
-    public final PublicActionThrottle publicActionThrottle;
-    public final ApiDocs apiDocs;
-    public final CardRenderer cardRenderer;
-    public final CardPreviews cardPreviews;
+    final ParameterValues parameterValues;
+    final PublicSharing publicSharing;
+    final EmbedTokens embedTokens;
+    final ActionService actions;
+    final PublicActionThrottle publicActionThrottle;
+    final ApiDocs apiDocs;
+    final CardRenderer cardRenderer;
+    final CardPreviews cardPreviews;
     public final NotificationModule notificationModule;
     public final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
