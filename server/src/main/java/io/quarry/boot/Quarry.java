@@ -19,6 +19,7 @@ import io.quarry.bookmark.BookmarkMapper;
 import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardService;
+import io.quarry.card.CardUsageWriter;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionMapper;
 import io.quarry.collection.CollectionModule;
@@ -107,8 +108,9 @@ import org.slf4j.LoggerFactory;
  * than one service is a record built by its own {@code create} (for example {@link UserModule}); a module of one service
  * is that service. {@link #start()} starts the periodic work once everything is built.
  *
- * <p>{@link QuarryApplication} binds for injection every public final field: a module's services one by one (each record
- * component by its type), any other field by its type.
+ * <p>{@link QuarryApplication} binds for injection every final field: a module's services one by one (each record
+ * component by its type), any other field by its type. Only what tests and tools read is public; the rest is there for
+ * the resources, which receive it by constructor.
  */
 public final class Quarry implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Quarry.class);
@@ -131,47 +133,48 @@ public final class Quarry implements AutoCloseable {
 
     // the kernel
     public final AppConfig config;
-    public final Clock clock;
+    final Clock clock;
     public final AppDatabase appDatabase;
     public final Db db;
     public final Settings settings;
-    public final ScheduledExecutorService scheduler;
-    public final ConnectionPools connectionPools;
-    public final Diagnostics diagnostics;
-    public final OutboundHttp outboundHttp;
+    final ScheduledExecutorService scheduler;
+    final ConnectionPools connectionPools;
+    final Diagnostics diagnostics;
+    final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
     // the modules, in the order they are built
-    public final MailModule mailModule;
-    public final PermissionModule permissionModule;
-    public final UserModule userModule;
-    public final AuthModule authModule;
+    final MailModule mailModule;
+    final PermissionModule permissionModule;
+    final UserModule userModule;
+    final AuthModule authModule;
     public final SetupService setup;
-    public final UnsubscribeService unsubscribes;
-    public final WarehouseModule warehouseModule;
+    final UnsubscribeService unsubscribes;
+    final WarehouseModule warehouseModule;
     public final SyncModule syncModule;
-    public final MetadataModule metadataModule;
-    public final CollectionModule collectionModule;
-    public final Revisions revisions;
-    public final SegmentService segments;
-    public final SnippetService snippets;
+    final MetadataModule metadataModule;
+    final CollectionModule collectionModule;
+    final Revisions revisions;
+    final SegmentService segments;
+    final SnippetService snippets;
     public final PersistedTables persistedTables;
-    public final QueryModule queryModule;
+    final QueryModule queryModule;
     public final CardService cards;
-    public final QueryRunner queryRunner;
+    final QueryRunner queryRunner;
     public final PersistenceService persistence;
-    public final DashboardService dashboards;
-    public final TimelineService timelines;
+    final DashboardService dashboards;
+    final TimelineService timelines;
     public final SearchService search;
     public final CardSources cardSources;
     public final SavedQuestions savedQuestions;
     public final DatabaseUsage databaseUsage;
-    public final PublicSharing publicSharing;
-    public final EmbedTokens embedTokens;
-    public final ActionService actions;
-    public final PublicActionThrottle publicActionThrottle;
-    public final ApiDocs apiDocs;
-    public final CardRenderer cardRenderer;
-    public final CardPreviews cardPreviews;
+    final ParameterValues parameterValues;
+    final PublicSharing publicSharing;
+    final EmbedTokens embedTokens;
+    final ActionService actions;
+    final PublicActionThrottle publicActionThrottle;
+    final ApiDocs apiDocs;
+    final CardRenderer cardRenderer;
+    final CardPreviews cardPreviews;
     public final NotificationModule notificationModule;
     public final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
@@ -260,10 +263,12 @@ public final class Quarry implements AutoCloseable {
                         id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
                         cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
-        // 6. Content that runs queries: cards, then the runner (it records their use), dashboards, timelines, search.
-        cards = new CardService(db, databaseService, queryModule.queryProcessor(), settings, collectionAccess, revisions, clock,
+        // 6. The runner (it records cards' use in their usage writer), then content that runs queries through it: cards
+        //    (their result metadata), dashboards, timelines, search.
+        CardUsageWriter cardUsage = new CardUsageWriter(db, clock);
+        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardUsage::record, clock);
+        cards = new CardService(db, databaseService, cardUsage, queryRunner, settings, collectionAccess, revisions, clock,
                 persistedTables);
-        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cards::touch, clock);
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
                 scheduler, clock);
@@ -285,10 +290,12 @@ public final class Quarry implements AutoCloseable {
                 "dataset", id -> cards.countOnDatabase(id, "model"),
                 "metric", id -> cards.countOnDatabase(id, "metric")));
 
-        // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
-        //    description is read from the registered resources.
-        publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner,
-                new ParameterValues(db, queryModule.queryProcessor(), syncModule.fieldValues(), dataPermissions));
+        // 8. Filter values (cards', dashboards', and those of public links and signed embeds), then what strangers may
+        //    see: public links and signed embeds run saved cards through the runner; the API description is read from
+        //    the registered resources.
+        parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
+                dataPermissions);
+        publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner, parameterValues);
         embedTokens = new EmbedTokens(settings, clock);
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
         actions = new ActionService(db, cards, databaseService, dataPermissions, userModule.users(), settings,

@@ -77,8 +77,8 @@ public final class QuarryApplication extends ResourceConfig {
     }
 
     /**
-     * Binds every public final field of the composition root: a module (a record) as each of its services under the
-     * component's declared type, any other field under its declared type. Each service is bound too under each of
+     * Binds every final instance field of the composition root (public or not): a module (a record) as each of its
+     * services under the component's declared type, any other field under its declared type. Each service is bound too under each of
      * Quarry's own interfaces it implements that no other service implements (so a module can ask for a narrow interface
      * it declares, such as the warehouse module's {@code SyncLauncher}, instead of the class of the module providing it).
      * A service reachable twice (a module's service and its shortcut field) is bound once.
@@ -87,7 +87,7 @@ public final class QuarryApplication extends ResourceConfig {
     private static void bindServices(AbstractBinder binder, Quarry quarry) {
         binder.bind(quarry).to(Quarry.class);
         Map<Class<?>, Object> byType = new LinkedHashMap<>();
-        for (Field field : Quarry.class.getFields()) {
+        for (Field field : Quarry.class.getDeclaredFields()) {
             if (Modifier.isFinal(field.getModifiers()) && !Modifier.isStatic(field.getModifiers())) {
                 Object value = read(field, quarry);
                 if (value instanceof Record module) {

@@ -1,8 +1,6 @@
 package io.quarry.card;
 
-import io.quarry.appdb.Db;
-import io.quarry.qp.QueryProcessor;
-import io.quarry.sync.FieldValuesService;
+import io.quarry.parameters.ParameterValues;
 import io.quarry.web.param.NonBlank;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -24,10 +22,9 @@ public final class CardParamsResource {
     private final Caller caller;
 
     @Inject
-    public CardParamsResource(CardService cards, Db db, QueryProcessor processor, FieldValuesService fieldValues,
-                              io.quarry.permission.DataPermissions permissions, Caller caller) {
+    public CardParamsResource(CardService cards, ParameterValues parameterValues, Caller caller) {
         this.cards = cards;
-        this.values = new CardParamValues(new io.quarry.parameters.ParameterValues(db, processor, fieldValues, permissions));
+        this.values = new CardParamValues(parameterValues);
         this.caller = caller;
     }
 

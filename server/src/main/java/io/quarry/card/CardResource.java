@@ -1,38 +1,38 @@
 package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.core.Caller;
 import io.quarry.qp.QueryMetadata;
 import io.quarry.qp.run.QueryContext;
 import io.quarry.qp.run.QueryRequest;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.qp.web.QueryResponder;
+import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.MetadataService;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
+import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
-import io.quarry.appdb.Db;
-import io.quarry.warehouse.DatabaseService;
-import io.quarry.web.error.ApiException;
-import io.quarry.web.error.Checks;
-import io.quarry.web.param.BoolStr;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.PUT;
-import jakarta.ws.rs.QueryParam;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Set;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** {@code /api/card}: saved questions and models, and running them. */
 @Path("card")
@@ -44,17 +44,17 @@ public final class CardResource {
     private final CardService cards;
     private final DatabaseService databases;
     private final QueryMetadata queryMetadata;
-    private final Db db;
+    private final MetadataService metadata;
     private final QueryRunner runner;
     private final Caller caller;
 
     @Inject
-    public CardResource(CardService cards, DatabaseService databases, QueryMetadata queryMetadata, Db db,
+    public CardResource(CardService cards, DatabaseService databases, QueryMetadata queryMetadata, MetadataService metadata,
                         QueryRunner runner, Caller caller) {
         this.cards = cards;
         this.databases = databases;
         this.queryMetadata = queryMetadata;
-        this.db = db;
+        this.metadata = metadata;
         this.runner = runner;
         this.caller = caller;
     }
@@ -79,7 +79,7 @@ public final class CardResource {
             if (filter.equals("database")) {
                 Checks.found(databases.find(model));
             } else if (filter.equals("table")) {
-                Checks.found(db.with(io.quarry.warehouse.WarehouseMapper.class, m -> m.findTable(model)));
+                Checks.found(metadata.findTable(model));
             }
         }
         return cards.views(cards.list(filter, model, caller), caller);

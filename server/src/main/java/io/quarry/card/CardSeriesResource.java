@@ -2,14 +2,14 @@ package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.appdb.Db;
+import io.quarry.core.Caller;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.NonBlank;
-import io.quarry.web.param.PosInt;
 import io.quarry.web.param.ParamRule;
+import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -36,12 +36,14 @@ public final class CardSeriesResource {
 
     private final CardService cards;
     private final Db db;
+    private final MetadataService metadata;
     private final Caller caller;
 
     @Inject
-    public CardSeriesResource(CardService cards, Db db, Caller caller) {
+    public CardSeriesResource(CardService cards, Db db, MetadataService metadata, Caller caller) {
         this.cards = cards;
         this.db = db;
+        this.metadata = metadata;
         this.caller = caller;
     }
 
@@ -196,7 +198,7 @@ public final class CardSeriesResource {
 
     private Map<String, Object> relatedTo(Long tableId, long exceptCardId) {
         Map<String, Object> out = new LinkedHashMap<>();
-        Table table = tableId == null ? null : db.with(WarehouseMapper.class, m -> m.findTable(tableId));
+        Table table = tableId == null ? null : metadata.findTable(tableId);
         if (table != null) {
             Map<String, Object> t = new LinkedHashMap<>();
             t.put("id", table.id);

@@ -11,9 +11,10 @@ import io.quarry.core.Caller;
 import io.quarry.core.EntityIds;
 import io.quarry.core.Json;
 import io.quarry.qp.Column;
-import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
-import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.run.QueryContext;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
 import io.quarry.revision.Revertible;
 import io.quarry.revision.Revisions;
 import io.quarry.setting.Settings;
@@ -55,7 +56,7 @@ public final class CardService implements Revertible {
 
     private final Db db;
     private final DatabaseService databases;
-    private final QueryProcessor processor;
+    private final QueryRunner runner;
     private final Settings settings;
     private final Clock clock;
     private final CollectionAccess access;
@@ -74,17 +75,21 @@ public final class CardService implements Revertible {
     private final RevisionCache<Long, Card> definitions;
 
     /** Registers the upload settings. */
-    public CardService(Db db, DatabaseService databases, QueryProcessor processor, Settings settings, CollectionAccess access,
-            Revisions revisions, Clock clock, Persisted persisted) {
+    /**
+     * @param usage  cards' view counts, also recorded by {@code runner} (boot builds it first, for both)
+     * @param runner runs the queries whose columns a saved card records
+     */
+    public CardService(Db db, DatabaseService databases, CardUsageWriter usage, QueryRunner runner, Settings settings,
+            CollectionAccess access, Revisions revisions, Clock clock, Persisted persisted) {
         this.db = requireNonNull(db, "db is null");
         this.databases = requireNonNull(databases, "databases is null");
-        this.processor = requireNonNull(processor, "processor is null");
+        this.runner = requireNonNull(runner, "runner is null");
         this.settings = requireNonNull(settings, "settings is null");
         this.access = requireNonNull(access, "access is null");
         this.revisions = requireNonNull(revisions, "revisions is null");
         this.clock = requireNonNull(clock, "clock is null");
         this.persisted = requireNonNull(persisted, "persisted is null");
-        this.usage = new CardUsageWriter(db, clock);
+        this.usage = requireNonNull(usage, "usage is null");
         this.definitions = db.cache(10_000);
         CardUploads.register(settings);
     }
@@ -722,7 +727,8 @@ public final class CardService implements Revertible {
     }
 
     /**
-     * The query's columns, by compiling it as the caller's ad-hoc query (running it for one row when only that tells).
+     * The query's columns, by compiling it as the caller's ad-hoc query (running it for one row when only that tells),
+     * through the runner's internal steps ({@link QueryRunner#columns}).
      * A caller who could not run the query (data permissions, unreadable source cards) may not save it either, as in
      * Metabase: 403. Any other failure leaves the metadata unknown (null) without failing the save.
      */
@@ -730,16 +736,8 @@ public final class CardService implements Revertible {
         try {
             ObjectNode request = Json.MAPPER.valueToTree(datasetQuery);
             request.remove("parameters");
-            QueryProcessor.Prepared prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
-            List<Column> columns = prepared.compiled().columns();
-            if (columns.isEmpty()) {
-                QueryProcessor.Prepared one = new QueryProcessor.Prepared(prepared.query(), prepared.database(), prepared.compiled(), 1);
-                try (QueryExecutor.Cursor cursor = processor.open(one)) {
-                    columns = cursor.columns();
-                }
-            }
             List<Map<String, Object>> out = new ArrayList<>();
-            for (Column column : columns) {
+            for (Column column : runner.columns(QueryRequest.internal(QueryContext.INTERNAL, caller, request))) {
                 out.add(new LinkedHashMap<>(column.toJson()));
             }
             return out;

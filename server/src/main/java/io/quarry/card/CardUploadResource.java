@@ -1,14 +1,14 @@
 package io.quarry.card;
 
-import io.quarry.appdb.Db;
+import io.quarry.core.Caller;
 import io.quarry.setting.Settings;
 import io.quarry.sync.SchemaSync;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
-import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,9 +35,9 @@ public final class CardUploadResource {
     private final Caller caller;
 
     @Inject
-    public CardUploadResource(Db db, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings,
+    public CardUploadResource(MetadataService metadata, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings,
                               Clock clock, Caller caller) {
-        this.uploads = new CardUploads(db, databases, schemaSync, cards, settings, clock);
+        this.uploads = new CardUploads(metadata, databases, schemaSync, cards, settings, clock);
         this.caller = caller;
     }
 
@@ -93,9 +93,9 @@ public final class CardUploadResource {
         private final CardUploadResource delegate;
 
         @Inject
-        public Upload(Db db, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock,
+        public Upload(MetadataService metadata, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock,
                       Caller caller) {
-            this.delegate = new CardUploadResource(db, databases, schemaSync, cards, settings, clock, caller);
+            this.delegate = new CardUploadResource(metadata, databases, schemaSync, cards, settings, clock, caller);
         }
 
         @POST

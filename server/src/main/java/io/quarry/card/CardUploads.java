@@ -1,17 +1,16 @@
 package io.quarry.card;
 
+import io.quarry.core.Caller;
+import io.quarry.core.Json;
 import io.quarry.driver.SqlDialect;
 import io.quarry.setting.Setting;
 import io.quarry.setting.Settings;
 import io.quarry.sync.SchemaSync;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
-import io.quarry.appdb.Db;
-import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
-import io.quarry.core.Caller;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -41,15 +40,15 @@ public final class CardUploads {
     static final int BATCH = 1000;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
-    private final Db db;
+    private final MetadataService metadata;
     private final DatabaseService databases;
     private final SchemaSync schemaSync;
     private final CardService cards;
     private final Settings settings;
     private final Clock clock;
 
-    public CardUploads(Db db, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock) {
-        this.db = db;
+    public CardUploads(MetadataService metadata, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock) {
+        this.metadata = metadata;
         this.databases = databases;
         this.schemaSync = schemaSync;
         this.cards = cards;
@@ -108,7 +107,7 @@ public final class CardUploads {
             }
             schemaSync.sync(database);
             String wantedSchema = schema;
-            Table table = db.with(WarehouseMapper.class, m -> m.listTables(database.id, true)).stream()
+            Table table = metadata.tables(database.id, true).stream()
                     .filter(t -> t.name.equalsIgnoreCase(tableName)
                             && (wantedSchema == null || wantedSchema.equalsIgnoreCase(t.schemaName)))
                     .findFirst().orElseThrow(() -> new IllegalStateException("The new table was not found by sync"));

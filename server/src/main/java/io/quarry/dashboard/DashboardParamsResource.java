@@ -3,9 +3,6 @@ package io.quarry.dashboard;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.parameters.ParameterValues;
-import io.quarry.permission.DataPermissions;
-import io.quarry.qp.QueryProcessor;
-import io.quarry.sync.FieldValuesService;
 import io.quarry.web.param.NonBlank;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -29,9 +26,8 @@ public final class DashboardParamsResource {
     private final Caller caller;
 
     @Inject
-    public DashboardParamsResource(Db db, CollectionAccess access, QueryProcessor processor, FieldValuesService fieldValues,
-                                   DataPermissions permissions, Caller caller) {
-        this.values = new DashboardParamValues(db, access, new ParameterValues(db, processor, fieldValues, permissions));
+    public DashboardParamsResource(Db db, CollectionAccess access, ParameterValues parameterValues, Caller caller) {
+        this.values = new DashboardParamValues(db, access, parameterValues);
         this.caller = caller;
     }
 

@@ -14,6 +14,11 @@ import java.util.Map;
  * absolute, and each engine opens the file without creating it when it is missing.
  */
 public abstract class FileDriver extends JdbcDriver {
+    /** An engine's features and dialect ({@link JdbcDriver#JdbcDriver(Set, SqlDialect)}). */
+    protected FileDriver(java.util.Set<Feature> features, SqlDialect dialect) {
+        super(features, dialect);
+    }
+
     /** {@code jdbc:sqlite:}. */
     protected abstract String urlPrefix();
 

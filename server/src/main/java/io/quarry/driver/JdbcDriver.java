@@ -16,23 +16,38 @@ import java.util.Set;
  * {@link SqlDialect}; the driver's features are the ones its dialect is built with.
  */
 public abstract class JdbcDriver implements Driver {
-    private volatile SqlDialect standardDialect;
+    private final Set<Feature> features;
+    /** The engine's own; for an engine without a package of its own, standard SQL built at first use. */
+    private volatile SqlDialect dialect;
 
-    /** The standard features; an engine with its own package overrides this with its own set. */
-    @Override
-    public Set<Feature> features() {
-        return Collections.unmodifiableSet(standardFeatures());
+    /** An engine without a package of its own: {@link #standardFeatures()}, compiled by {@link AnsiDialect}. */
+    protected JdbcDriver() {
+        this(Collections.unmodifiableSet(standardFeatures()), null);
     }
 
-    /** Standard SQL ({@link AnsiDialect}) compiling {@link #features()}; an engine with its own package overrides this. */
+    /**
+     * An engine with a package of its own: the features it advertises (a database's {@code features}) and its dialect,
+     * which compiles at least those.
+     */
+    protected JdbcDriver(Set<Feature> features, SqlDialect dialect) {
+        this.features = java.util.Objects.requireNonNull(features, "features is null");
+        this.dialect = dialect;
+    }
+
+    @Override
+    public Set<Feature> features() {
+        return features;
+    }
+
+    /** The engine's dialect; standard SQL ({@link AnsiDialect}) compiling {@link #features()} for one without its own. */
     @Override
     public SqlDialect dialect() {
-        SqlDialect dialect = standardDialect;
-        if (dialect == null) {
-            dialect = new AnsiDialect(engine(), displayName(), features());
-            standardDialect = dialect;
+        SqlDialect d = dialect;
+        if (d == null) {
+            d = new AnsiDialect(engine(), displayName(), features());
+            dialect = d;
         }
-        return dialect;
+        return d;
     }
 
     /** The features every JDBC engine has; an engine adds its own (or, like SQLite, removes one). */

@@ -32,6 +32,11 @@ public abstract class ServerDriver extends JdbcDriver {
     private static final List<String> RESERVED_OPTIONS = List.of("user", "password", "host", "port", "dbname", "pghost",
             "pgport", "pgdbname");
 
+    /** An engine's features and dialect ({@link JdbcDriver#JdbcDriver(Set, SqlDialect)}). */
+    protected ServerDriver(java.util.Set<Feature> features, SqlDialect dialect) {
+        super(features, dialect);
+    }
+
     /** The engine's default port. */
     protected abstract int defaultPort();
 

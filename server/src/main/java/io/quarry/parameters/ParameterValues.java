@@ -3,21 +3,20 @@ package io.quarry.parameters;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quarry.appdb.Db;
 import io.quarry.permission.DataPermissions;
 import io.quarry.qp.Column;
-import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
-import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.ResultWriter;
+import io.quarry.qp.run.QueryContext;
+import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.run.QueryRunner;
 import io.quarry.sync.FieldValuesService;
 import io.quarry.warehouse.Field;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.core.Json;
 import io.quarry.web.error.ApiException;
 import io.quarry.core.Caller;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -40,14 +39,14 @@ import java.util.Set;
 public final class ParameterValues {
     public static final int LIMIT = 1000;
 
-    private final Db db;
-    private final QueryProcessor processor;
+    private final MetadataService metadata;
+    private final QueryRunner runner;
     private final FieldValuesService fieldValues;
     private final DataPermissions permissions;
 
-    public ParameterValues(Db db, QueryProcessor processor, FieldValuesService fieldValues, DataPermissions permissions) {
-        this.db = db;
-        this.processor = processor;
+    public ParameterValues(MetadataService metadata, QueryRunner runner, FieldValuesService fieldValues, DataPermissions permissions) {
+        this.metadata = metadata;
+        this.runner = runner;
         this.fieldValues = fieldValues;
         this.permissions = permissions;
     }
@@ -109,15 +108,12 @@ public final class ParameterValues {
         Map<Long, Table> tables = new LinkedHashMap<>();
         Set<Long> checkedDatabases = new java.util.HashSet<>();
         if (!fieldIds.isEmpty()) {
-            db.run(session -> {
-                WarehouseMapper m = session.getMapper(WarehouseMapper.class);
-                m.listFieldsByIds(new java.util.LinkedHashSet<>(fieldIds)).forEach(f -> fields.put(f.id, f));
-                if (!fields.isEmpty()) {
-                    Set<Long> tableIds = new java.util.LinkedHashSet<>();
-                    fields.values().forEach(f -> tableIds.add(f.tableId));
-                    m.listTablesByIds(tableIds).forEach(t -> tables.put(t.id, t));
-                }
-            });
+            metadata.fieldsByIds(fieldIds).forEach(f -> fields.put(f.id, f));
+            if (!fields.isEmpty()) {
+                Set<Long> tableIds = new java.util.LinkedHashSet<>();
+                fields.values().forEach(f -> tableIds.add(f.tableId));
+                metadata.tablesByIds(tableIds).forEach(t -> tables.put(t.id, t));
+            }
         }
         for (Table table : tables.values()) {
             if (checked && checkedDatabases.add(table.dbId) && !permissions.access(caller, table.dbId).canRunSaved()) {
@@ -237,35 +233,33 @@ public final class ParameterValues {
         }
     }
 
-    /** Runs a one-breakout query (as a saved question's: only blocked data is refused) and keeps the non-null values. */
+    /**
+     * Runs a one-breakout query through the runner (as a saved question's: only blocked data is refused) and keeps the
+     * non-null values.
+     */
     private List<List<Object>> rows(ObjectNode request, Caller caller) {
         List<List<Object>> rows = new ArrayList<>();
         // no caller: a shared object's values, read with its own rights (no data permission check)
-        QueryProcessor.Prepared prepared = caller != null ? processor.prepare(request, caller, QueryProcessor.Purpose.API, true)
-                : processor.compile(processor.resolve(request), Caller.ANONYMOUS, QueryProcessor.Purpose.API, true);
-        QueryExecutor.Cursor cursor = processor.open(prepared);
-        try {
-            cursor.stream(new ResultWriter() {
-                @Override
-                public void begin(List<Column> columns) {
-                }
+        QueryRequest query = caller != null ? QueryRequest.internal(QueryContext.PARAMETER_VALUES, caller, request)
+                : QueryRequest.sharedParameterValues(request);
+        runner.rows(query, new ResultWriter() {
+            @Override
+            public void begin(List<Column> columns) {
+            }
 
-                @Override
-                public void row(Object[] values) {
-                    if (values[0] != null) {
-                        List<Object> pair = new ArrayList<>();
-                        pair.add(values[0]);
-                        rows.add(pair);
-                    }
+            @Override
+            public void row(Object[] values) {
+                if (values[0] != null) {
+                    List<Object> pair = new ArrayList<>();
+                    pair.add(values[0]);
+                    rows.add(pair);
                 }
+            }
 
-                @Override
-                public void end(Summary summary) {
-                }
-            });
-        } catch (IOException e) {
-            throw new QueryFailure(QueryFailure.Type.DRIVER, e.getMessage());
-        }
+            @Override
+            public void end(Summary summary) {
+            }
+        });
         return rows;
     }
 

@@ -1,11 +1,12 @@
 package io.quarry.qp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.appdb.Db;
+import io.quarry.core.Caller;
+import io.quarry.core.Json;
 import io.quarry.driver.Driver;
 import io.quarry.qp.mbql.MbqlQueries;
-import io.quarry.qp.mbql.MbqlReferences;
 import io.quarry.qp.mbql.MbqlReferences.CardQuery;
+import io.quarry.qp.mbql.MbqlReferences;
 import io.quarry.qp.nativeq.Substitution;
 import io.quarry.qp.nativeq.TagResolver;
 import io.quarry.qp.nativeq.TemplateException;
@@ -14,11 +15,9 @@ import io.quarry.setting.Settings;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.SavedQuestions;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
-import io.quarry.core.Json;
-import io.quarry.core.Caller;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.DayOfWeek;
@@ -56,7 +55,7 @@ public final class QueryProcessor {
 
     private final DatabaseService databases;
     private final QueryExecutor executor;
-    private final Db db;
+    private final MetadataService metadata;
     private final Settings settings;
     private final Clock clock;
     private final int timeoutSeconds;
@@ -65,16 +64,16 @@ public final class QueryProcessor {
 
     private final ExecutorService workers;
 
-    public QueryProcessor(DatabaseService databases, QueryExecutor executor, Db db, Settings settings, Clock clock, int timeoutSeconds,
+    public QueryProcessor(DatabaseService databases, QueryExecutor executor, MetadataService metadata, Settings settings, Clock clock, int timeoutSeconds,
                           Lookups lookups) {
         this.lookups = Objects.requireNonNull(lookups, "lookups is null");
         this.databases = databases;
         this.executor = executor;
-        this.db = db;
+        this.metadata = metadata;
         this.settings = settings;
         this.clock = clock;
         this.timeoutSeconds = timeoutSeconds;
-        this.mbql = new MbqlQueries(db, databases, settings, clock);
+        this.mbql = new MbqlQueries(metadata, databases, settings, clock);
         AtomicInteger threads = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
             Thread t = new Thread(r, "quarry-query-" + threads.incrementAndGet());
@@ -436,16 +435,13 @@ public final class QueryProcessor {
 
         @Override
         public TagResolver.Column column(long fieldId) {
-            return db.tx(session -> {
-                WarehouseMapper mapper = session.getMapper(WarehouseMapper.class);
-                Field field = mapper.findField(fieldId);
-                Table table = field == null ? null : mapper.findTable(field.tableId);
-                if (table == null || !table.dbId.equals(database.id)) {
-                    return null;
-                }
-                String sql = driver.dialect().qualify(table.schemaName, table.name) + "." + driver.dialect().quote(field.name);
-                return new TagResolver.Column(sql, field.effectiveType != null ? field.effectiveType : field.baseType);
-            });
+            Field field = metadata.findField(fieldId);
+            Table table = field == null ? null : metadata.findTable(field.tableId);
+            if (table == null || !table.dbId.equals(database.id)) {
+                return null;
+            }
+            String sql = driver.dialect().qualify(table.schemaName, table.name) + "." + driver.dialect().quote(field.name);
+            return new TagResolver.Column(sql, field.effectiveType != null ? field.effectiveType : field.baseType);
         }
 
         @Override

@@ -1,7 +1,7 @@
 package io.quarry.segment;
 
 import io.quarry.warehouse.Field;
-import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.warehouse.WarehouseLookups;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,7 +22,7 @@ final class SegmentDescriptions {
         definitions.forEach(d -> collectFieldIds(d == null ? null : d.get("filter"), ids));
         Map<Long, Field> fields = new HashMap<>();
         if (!ids.isEmpty()) {
-            session.getMapper(WarehouseMapper.class).listFieldsByIds(ids).forEach(f -> fields.put(f.id, f));
+            WarehouseLookups.fieldsByIds(session, ids).forEach(f -> fields.put(f.id, f));
         }
         return fields;
     }

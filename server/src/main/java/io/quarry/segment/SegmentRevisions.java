@@ -2,7 +2,7 @@ package io.quarry.segment;
 
 import io.quarry.revision.Revision;
 import io.quarry.user.User;
-import io.quarry.user.UserMapper;
+import io.quarry.user.Creators;
 import io.quarry.core.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,14 +37,7 @@ final class SegmentRevisions {
     }
 
     private static Map<String, Object> user(SqlSession session, Long userId, Map<Long, User> users) {
-        if (userId == null) {
-            return null;
-        }
-        User u = users.computeIfAbsent(userId, id -> session.getMapper(UserMapper.class).findUser(id));
-        if (u == null) {
-            return null;
-        }
-        return u.summary().author();
+        return Creators.author(session, userId, users);
     }
 
     /** The name, description and definition that changed: {@code {key: {before, after}}}; everything for the first. */

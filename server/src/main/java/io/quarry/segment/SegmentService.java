@@ -12,7 +12,7 @@ import io.quarry.user.User;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.MetadataViews;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
+import io.quarry.warehouse.WarehouseLookups;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -107,7 +107,7 @@ public final class SegmentService {
         requireReader(caller);
         return db.tx(session -> {
             Segment segment = readable(session, caller, id);
-            Table table = session.getMapper(WarehouseMapper.class).findTable(segment.tableId);
+            Table table = WarehouseLookups.table(session, segment.tableId);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("table", table == null ? null : MetadataViews.table(table, true));
             out.put("metrics", List.of());
@@ -144,7 +144,7 @@ public final class SegmentService {
         String description = body.optString("description");
         body.throwIfInvalid();
         return db.tx(session -> {
-            Table table = session.getMapper(WarehouseMapper.class).findTable(tableId);
+            Table table = WarehouseLookups.table(session, tableId);
             if (table == null) {
                 throw ApiException.invalidField("table_id", "Table does not exist.");
             }
@@ -282,7 +282,7 @@ public final class SegmentService {
             Map<String, Object> d = (Map<String, Object>) definition;
             s.definition = d;
         }
-        if (object.get("table_id") instanceof Number t && session.getMapper(WarehouseMapper.class).findTable(t.longValue()) != null) {
+        if (object.get("table_id") instanceof Number t && WarehouseLookups.table(session, t.longValue()) != null) {
             s.tableId = t.longValue();
         }
         s.caveats = (String) object.get("caveats");
@@ -328,7 +328,7 @@ public final class SegmentService {
 
     /** The database of a table; {@code -1} when the table is gone (no non-superuser reads such a segment). */
     private static Long databaseOf(SqlSession session, Long tableId) {
-        Table table = tableId == null ? null : session.getMapper(WarehouseMapper.class).findTable(tableId);
+        Table table = tableId == null ? null : WarehouseLookups.table(session, tableId);
         return table == null || table.dbId == null ? -1L : table.dbId;
     }
 

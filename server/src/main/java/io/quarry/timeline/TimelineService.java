@@ -9,7 +9,7 @@ import io.quarry.core.EntityIds;
 import io.quarry.dashboard.BodyRules;
 import io.quarry.dashboard.CardRow;
 import io.quarry.dashboard.CollectionRow;
-import io.quarry.dashboard.DashboardMapper;
+import io.quarry.dashboard.DashboardLookups;
 import io.quarry.dashboard.DashboardViews;
 import io.quarry.user.Creators;
 import io.quarry.user.User;
@@ -161,7 +161,7 @@ public final class TimelineService {
         Visible visible = access.visible(caller);
         return db.tx(session -> {
             if (collectionId != null) {
-                Checks.found(session.getMapper(DashboardMapper.class).findCollection(collectionId));
+                Checks.found(DashboardLookups.collection(session, collectionId));
             }
             Checks.permitted(visible.canRead(collectionId));
             List<Timeline> timelines = session.getMapper(TimelineMapper.class).timelinesOfCollection(collectionId, archived);
@@ -173,7 +173,7 @@ public final class TimelineService {
     public List<Map<String, Object>> ofCard(Caller caller, long cardId, boolean events, EventWindow window) {
         Visible visible = access.visible(caller);
         return db.tx(session -> {
-            CardRow card = Checks.found(session.getMapper(DashboardMapper.class).findCard(cardId));
+            CardRow card = Checks.found(DashboardLookups.card(session, cardId));
             Checks.permitted(visible.canRead(card.collectionId));
             List<Timeline> timelines = session.getMapper(TimelineMapper.class).timelinesOfCollection(card.collectionId, false);
             return views(session, visible, timelines, events ? window : null);
@@ -324,7 +324,6 @@ public final class TimelineService {
 
     /** Timelines with their creator and collection, and their events when {@code window} is not null. */
     private static List<Map<String, Object>> views(SqlSession session, Visible visible, List<Timeline> timelines, EventWindow window) {
-        DashboardMapper content = session.getMapper(DashboardMapper.class);
         Map<Long, List<Map<String, Object>>> events = new HashMap<>();
         Map<Long, User> users = new HashMap<>();
         if (window != null && !timelines.isEmpty()) {
@@ -339,7 +338,7 @@ public final class TimelineService {
         Map<Long, CollectionRow> collections = new HashMap<>();
         List<Long> collectionIds = timelines.stream().map(t -> t.collectionId).filter(Objects::nonNull).distinct().toList();
         if (!collectionIds.isEmpty()) {
-            content.findCollections(collectionIds).forEach(c -> collections.put(c.id, c));
+            DashboardLookups.collections(session, collectionIds).forEach(c -> collections.put(c.id, c));
         }
         List<Map<String, Object>> result = new ArrayList<>();
         for (Timeline t : timelines) {
@@ -377,7 +376,7 @@ public final class TimelineService {
 
     /** Inside a transaction: checks on its own connection rather than taking a second one from the pool. */
     private void requireCurate(SqlSession session, Caller caller, Long collectionId) {
-        if (collectionId != null && session.getMapper(DashboardMapper.class).findCollection(collectionId) == null) {
+        if (collectionId != null && DashboardLookups.collection(session, collectionId) == null) {
             throw ApiException.notFound();
         }
         if (!access.canWrite(caller, collectionId)) {

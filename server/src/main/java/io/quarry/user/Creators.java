@@ -9,12 +9,19 @@ public final class Creators {
     private Creators() {
     }
 
+    /** The user as the {@code user} of a revision (its author summary), looked up once per request; null when unknown. */
+    public static Map<String, Object> author(SqlSession session, Long userId, Map<Long, User> users) {
+        User u = find(session, userId, users);
+        return u == null ? null : u.summary().author();
+    }
+
+    private static User find(SqlSession session, Long userId, Map<Long, User> users) {
+        return userId == null ? null : users.computeIfAbsent(userId, id -> session.getMapper(UserMapper.class).findUser(id));
+    }
+
     /** The user as a {@code creator} map, looked up once per request through {@code users}; null when unknown. */
     public static Map<String, Object> of(SqlSession session, Long userId, Map<Long, User> users) {
-        if (userId == null) {
-            return null;
-        }
-        User u = users.computeIfAbsent(userId, id -> session.getMapper(UserMapper.class).findUser(id));
+        User u = find(session, userId, users);
         if (u == null) {
             return null;
         }

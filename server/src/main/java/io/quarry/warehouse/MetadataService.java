@@ -61,6 +61,27 @@ public final class MetadataService {
         return Checks.found(db.with(WarehouseMapper.class, m -> m.findField(id)));
     }
 
+    /** The table, or null. */
+    public Table findTable(long id) {
+        return db.with(WarehouseMapper.class, m -> m.findTable(id));
+    }
+
+    /** The field, or null. */
+    public Field findField(long id) {
+        return db.with(WarehouseMapper.class, m -> m.findField(id));
+    }
+
+    /** Every table and every field of one database, active or not, read in one session (the compiler's metadata). */
+    public record DatabaseMetadata(List<Table> tables, List<Field> fields) {
+    }
+
+    public DatabaseMetadata ofDatabase(long dbId) {
+        return db.tx(session -> {
+            WarehouseMapper mapper = session.getMapper(WarehouseMapper.class);
+            return new DatabaseMetadata(mapper.listTables(dbId, false), mapper.listFieldsOfDatabase(dbId));
+        });
+    }
+
     /** Tables of one database (or of all when {@code dbId} is null). */
     public List<Table> tables(Long dbId, boolean activeOnly) {
         return db.with(WarehouseMapper.class, m -> m.listTables(dbId, activeOnly));

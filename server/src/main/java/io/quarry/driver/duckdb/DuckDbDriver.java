@@ -24,6 +24,10 @@ public final class DuckDbDriver extends FileDriver {
             Feature.DATETIME_DIFF, Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new DuckDbDialect();
 
+    public DuckDbDriver() {
+        super(FEATURES, DIALECT);
+    }
+
     @Override
     public String engine() {
         return "duckdb";
@@ -60,16 +64,6 @@ public final class DuckDbDriver extends FileDriver {
         properties.setProperty("allow_community_extensions", "false");
         properties.setProperty("lock_configuration", "true");
         return new ConnectionSpec("org.duckdb.DuckDBDriver", urlPrefix() + path(details), properties);
-    }
-
-    @Override
-    public Set<Feature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public SqlDialect dialect() {
-        return DIALECT;
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class H2Driver extends JdbcDriver {
 
     /** A driver that refuses connections to {@code appDatabase}, Quarry's own H2 application database (if any). */
     public H2Driver(Path appDatabase) {
+        super(FEATURES, DIALECT);
         this.appDatabase = appDatabase == null ? null : stripSuffix(appDatabase.toAbsolutePath().normalize());
     }
 
@@ -69,16 +70,6 @@ public final class H2Driver extends JdbcDriver {
     @Override
     public String engine() {
         return "h2";
-    }
-
-    @Override
-    public Set<Feature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public SqlDialect dialect() {
-        return DIALECT;
     }
 
     @Override

@@ -18,6 +18,10 @@ public final class MySqlDriver extends ServerDriver {
             Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new MySqlDialect();
 
+    public MySqlDriver() {
+        super(FEATURES, DIALECT);
+    }
+
     @Override
     public String engine() {
         return "mysql";
@@ -78,16 +82,6 @@ public final class MySqlDriver extends ServerDriver {
     public void applyTimeouts(Properties properties, int seconds) {
         properties.setProperty("connectTimeout", String.valueOf(seconds * 1000L));
         properties.setProperty("socketTimeout", String.valueOf(seconds * 1000L));
-    }
-
-    @Override
-    public Set<Feature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public SqlDialect dialect() {
-        return DIALECT;
     }
 
     @Override

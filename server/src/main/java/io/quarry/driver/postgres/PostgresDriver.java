@@ -20,6 +20,10 @@ public final class PostgresDriver extends ServerDriver {
             Feature.SCHEMAS, Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.REGEX, Feature.PERCENTILE_AGGREGATIONS,
             Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE, Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new PostgresDialect();
+
+    public PostgresDriver() {
+        super(FEATURES, DIALECT);
+    }
     private static final Set<String> SSL_MODES = Set.of("allow", "prefer", "require", "verify-ca", "verify-full");
 
     @Override
@@ -82,16 +86,6 @@ public final class PostgresDriver extends ServerDriver {
         properties.setProperty("connectTimeout", String.valueOf(seconds));
         properties.setProperty("loginTimeout", String.valueOf(seconds));
         properties.setProperty("socketTimeout", String.valueOf(seconds));
-    }
-
-    @Override
-    public Set<Feature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public SqlDialect dialect() {
-        return DIALECT;
     }
 
     @Override

@@ -21,6 +21,10 @@ public final class SqliteDriver extends FileDriver {
     /** What the engine supports (no standard deviation or variance: SQLite has no STDDEV); its dialect compiles these. */
     static final Set<Feature> FEATURES = sqliteFeatures();
     private static final SqlDialect DIALECT = new SqliteDialect();
+
+    public SqliteDriver() {
+        super(FEATURES, DIALECT);
+    }
     /** {@code SQLITE_OPEN_READONLY}. */
     private static final int OPEN_READONLY = 0x01;
     /** {@code SQLITE_OPEN_READWRITE} alone: opening a missing file fails instead of creating it. */
@@ -66,16 +70,6 @@ public final class SqliteDriver extends FileDriver {
     @Override
     public String validationQuery() {
         return "SELECT COUNT(*) FROM sqlite_master";
-    }
-
-    @Override
-    public Set<Feature> features() {
-        return FEATURES;
-    }
-
-    @Override
-    public SqlDialect dialect() {
-        return DIALECT;
     }
 
     @Override

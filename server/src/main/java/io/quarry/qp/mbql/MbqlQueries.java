@@ -1,6 +1,5 @@
 package io.quarry.qp.mbql;
 
-import io.quarry.appdb.Db;
 import io.quarry.driver.Driver;
 import io.quarry.driver.SqlDialect;
 import io.quarry.qp.CompiledQuery;
@@ -9,6 +8,7 @@ import io.quarry.qp.QueryFailure;
 import io.quarry.setting.Settings;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.MetadataService;
 import java.time.Clock;
 import java.time.DayOfWeek;
 import java.time.LocalDateTime;
@@ -21,13 +21,13 @@ import java.util.Locale;
  * compilation is given (the query processor's, which carry the caller and the depth of card references).
  */
 public final class MbqlQueries {
-    private final Db db;
+    private final MetadataService metadata;
     private final DatabaseService databases;
     private final Settings settings;
     private final Clock clock;
 
-    public MbqlQueries(Db db, DatabaseService databases, Settings settings, Clock clock) {
-        this.db = db;
+    public MbqlQueries(MetadataService metadata, DatabaseService databases, Settings settings, Clock clock) {
+        this.metadata = metadata;
         this.databases = databases;
         this.settings = settings;
         this.clock = clock;
@@ -46,7 +46,7 @@ public final class MbqlQueries {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured queries are not supported for "
                     + database.engine + " databases yet.");
         }
-        MbqlMetadata metadata = new WarehouseMetadata(db, databases, database, dialect);
+        MbqlMetadata metadata = new WarehouseMetadata(this.metadata, databases, database, dialect);
         MbqlCompiler.Context context = new MbqlCompiler.Context(dialect, metadata, references, database.id,
                 LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek(), (int) setting("breakout-bins-num",
                 MbqlCompiler.DEFAULT_BINS), setting("breakout-bin-width", MbqlCompiler.DEFAULT_BIN_WIDTH));

@@ -1,12 +1,11 @@
 package io.quarry.qp.mbql;
 
-import io.quarry.appdb.Db;
 import io.quarry.driver.SqlDialect;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
-import io.quarry.warehouse.WarehouseMapper;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,22 +33,20 @@ public final class WarehouseMetadata implements MbqlMetadata {
     private final Map<Long, List<Field>> fieldsByTable = new HashMap<>();
     private final Map<Long, double[]> ranges = new HashMap<>();
 
-    public WarehouseMetadata(Db db, DatabaseService databases, Database database, SqlDialect dialect) {
+    public WarehouseMetadata(MetadataService metadata, DatabaseService databases, Database database, SqlDialect dialect) {
         this.databases = databases;
         this.database = database;
         this.dialect = dialect;
-        db.run(session -> {
-            WarehouseMapper mapper = session.getMapper(WarehouseMapper.class);
-            for (Table t : mapper.listTables(database.id, false)) {
-                tables.put(t.id, t);
+        MetadataService.DatabaseMetadata read = metadata.ofDatabase(database.id);
+        for (Table t : read.tables()) {
+            tables.put(t.id, t);
+        }
+        for (Field f : read.fields()) {
+            fields.put(f.id, f);
+            if (f.active) {
+                fieldsByTable.computeIfAbsent(f.tableId, k -> new ArrayList<>()).add(f);
             }
-            for (Field f : mapper.listFieldsOfDatabase(database.id)) {
-                fields.put(f.id, f);
-                if (f.active) {
-                    fieldsByTable.computeIfAbsent(f.tableId, k -> new ArrayList<>()).add(f);
-                }
-            }
-        });
+        }
     }
 
     @Override

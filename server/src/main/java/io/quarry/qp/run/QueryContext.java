@@ -5,7 +5,9 @@ package io.quarry.qp.run;
  * {@code context}. {@code PUBLIC} and {@code EMBED} run a saved card with its own rights (API answer or download);
  * {@code SUBSCRIPTION} runs a card for rendering (e-mails, webhooks, previews) or as a subscription's attachment, with
  * the rights of the subscription's creator (or the previewing caller); {@code PERSISTENCE_REFRESH} runs a persisted
- * model's query into its table ({@link QueryRunner#materialize}).
+ * model's query into its table ({@link QueryRunner#materialize}). {@code INTERNAL}, {@code PARAMETER_VALUES} and
+ * {@code SHARED_PARAMETER_VALUES} are queries Quarry reads itself ({@link QueryRunner#columns},
+ * {@link QueryRunner#rows}): no client ever receives them as a result.
  */
 public enum QueryContext {
     /** {@code POST /api/dataset} (and its pivot form). */
@@ -19,7 +21,16 @@ public enum QueryContext {
     PUBLIC("public-question"),
     EMBED("embedded-question"),
     SUBSCRIPTION("pulse"),
-    PERSISTENCE_REFRESH("persistence-refresh");
+    PERSISTENCE_REFRESH("persistence-refresh"),
+    /** A saved card's result metadata, computed when it is saved: the caller's ad-hoc rights. */
+    INTERNAL("internal"),
+    /** The values of a card's or dashboard's filter: the caller's rights on a saved question (only blocked data refused). */
+    PARAMETER_VALUES("internal"),
+    /**
+     * The values of a public link's or signed embed's filter: with the shared object's rights (Metabase reads them as
+     * an administrator); the resource checked the link or token.
+     */
+    SHARED_PARAMETER_VALUES("internal");
 
     /** Metabase's name of the context in a result; null where it depends on the request (downloads). */
     public final String key;

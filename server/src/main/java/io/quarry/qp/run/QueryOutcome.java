@@ -12,7 +12,8 @@ import java.util.Map;
  * ({@link Failed}, with Metabase's failure body) or an answer to stream ({@link Streamed}). The web layer turns either
  * into a response.
  */
-public sealed interface QueryOutcome permits QueryOutcome.Failed, QueryOutcome.Streamed, QueryOutcome.Materialized {
+public sealed interface QueryOutcome permits QueryOutcome.Failed, QueryOutcome.Streamed, QueryOutcome.Materialized,
+        QueryOutcome.Read {
 
     /** A failure before anything was written: its status (4xx, or 500 for Quarry's faults) and Metabase's body. */
     record Failed(QueryFailure failure, Object jsonQuery, Long databaseId) implements QueryOutcome {
@@ -51,6 +52,13 @@ public sealed interface QueryOutcome permits QueryOutcome.Failed, QueryOutcome.S
      * refresh): the database it ran on.
      */
     record Materialized(long databaseId) implements QueryOutcome {
+    }
+
+    /**
+     * A query Quarry read itself (a card's result metadata, a filter's values): its rows or columns went to the
+     * reader the runner was given, not to a client. The database it ran on.
+     */
+    record Read(long databaseId) implements QueryOutcome {
     }
 
     /** Writes an answer. */

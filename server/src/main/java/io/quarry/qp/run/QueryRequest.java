@@ -99,9 +99,35 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
                 Objects.requireNonNull(card, "card is null"), CacheRules.NONE, null, false);
     }
 
-    /** Whether the query runs with its card's own rights rather than the caller's (public links, signed embeds). */
+    /**
+     * A query Quarry reads itself for the caller (not answered to a client): a card's result metadata
+     * ({@link QueryContext#INTERNAL}, ad-hoc rights) or a filter's values ({@link QueryContext#PARAMETER_VALUES}, a
+     * saved question's rights).
+     */
+    public static QueryRequest internal(QueryContext context, Caller caller, JsonNode query) {
+        if (context != QueryContext.INTERNAL && context != QueryContext.PARAMETER_VALUES) {
+            throw new IllegalArgumentException("Only internal and parameter-values queries are read for a caller");
+        }
+        return new QueryRequest(context, caller, query, null, null, CacheRules.NONE, null, false);
+    }
+
+    /** The values of a public link's or signed embed's filter, read with the shared object's rights. */
+    public static QueryRequest sharedParameterValues(JsonNode query) {
+        return new QueryRequest(QueryContext.SHARED_PARAMETER_VALUES, Caller.ANONYMOUS, query, null, null, CacheRules.NONE, null,
+                false);
+    }
+
+    /**
+     * Whether the query runs with its card's own rights rather than the caller's (public links, signed embeds, and the
+     * values of their filters).
+     */
     public boolean trusted() {
-        return context == QueryContext.PUBLIC || context == QueryContext.EMBED;
+        return context == QueryContext.PUBLIC || context == QueryContext.EMBED || context == QueryContext.SHARED_PARAMETER_VALUES;
+    }
+
+    /** Whether the query is checked and compiled as a saved question's: a card's, or a filter's values. */
+    boolean runsAsSaved() {
+        return card != null || context == QueryContext.PARAMETER_VALUES || context == QueryContext.SHARED_PARAMETER_VALUES;
     }
 
     /** The same query run as a pivot table. */

@@ -55,8 +55,9 @@ public record QueryRun(QueryRequest request, JsonNode query, OffsetDateTime star
         return request.download() != null ? QueryProcessor.Purpose.EXPORT : QueryProcessor.Purpose.API;
     }
 
+    /** Whether rights and compilation treat the query as a saved question's ({@link QueryRequest#runsAsSaved()}). */
     boolean savedCard() {
-        return request.card() != null;
+        return request.runsAsSaved();
     }
 
     /** The query as a failure body echoes it: a file download echoes nothing. */

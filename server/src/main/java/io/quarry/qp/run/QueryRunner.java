@@ -1,12 +1,17 @@
 package io.quarry.qp.run;
 
+import io.quarry.qp.Column;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryCache;
+import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.ResultWriter;
 import io.quarry.warehouse.Database;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,7 +20,13 @@ import java.util.Objects;
  * around-steps ({@link QueryStep}, as Metabase's {@code process-query-for-card} and execute middleware) and answers a
  * {@link QueryOutcome}. A {@link QueryFailure} thrown by any step before the answer starts becomes
  * {@link QueryOutcome.Failed} with Metabase's failure body. The steps of each kind of request are listed, in order,
- * in {@code apiSteps} and {@code downloadSteps}, with why each comes where it does.
+ * in {@code apiSteps}, {@code downloadSteps}, {@code subscriptionSteps} and {@code internalSteps}, with why each comes
+ * where it does.
+ *
+ * <p>Besides answers to clients, the runner runs the queries Quarry reads itself: a persisted model's refresh
+ * ({@link #materialize}), a saved card's result metadata ({@link #columns}) and a filter's values ({@link #rows}).
+ * What only compiles never comes here: {@code POST /api/dataset/native} answers a query's SQL without running it (no
+ * rights beyond the query's, no connection, nothing to record or cache), so it asks the query processor directly.
  */
 public final class QueryRunner {
     /** Records that a saved card was viewed or run (its view count and last use); the cards module's. */
@@ -30,11 +41,13 @@ public final class QueryRunner {
     private final List<QueryStep> downloadSteps;
     private final List<QueryStep> subscriptionSteps;
     private final List<QueryStep> subscriptionDownloadSteps;
+    /** Null in a runner built from given steps (tests of the runner itself): it runs no internal query. */
+    private final QueryProcessor processor;
 
     public QueryRunner(QueryProcessor processor, QueryCache cache, CardUsage usage, Clock clock) {
         this(clock, apiSteps(Objects.requireNonNull(processor, "processor is null"), Objects.requireNonNull(cache, "cache is null"),
                 Objects.requireNonNull(usage, "usage is null")), downloadSteps(processor, usage), subscriptionSteps(processor),
-                subscriptionDownloadSteps(processor), new ResolveQuery(processor), new CompileQuery(processor));
+                subscriptionDownloadSteps(processor), new ResolveQuery(processor), new CompileQuery(processor), processor);
     }
 
     /** A runner with the given steps (for tests of the runner itself); subscriptions take the API's; it cannot materialize. */
@@ -45,12 +58,12 @@ public final class QueryRunner {
     /** A runner with the given steps (for tests of the runner itself); it cannot materialize. */
     QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps, List<QueryStep> subscriptionSteps,
                 List<QueryStep> subscriptionDownloadSteps) {
-        this(clock, apiSteps, downloadSteps, subscriptionSteps, subscriptionDownloadSteps, null, null);
+        this(clock, apiSteps, downloadSteps, subscriptionSteps, subscriptionDownloadSteps, null, null, null);
     }
 
     /** {@code resolve}, {@code compile}: a refresh's steps, the API's own first ones (no caller's rights, usage or cache). */
     private QueryRunner(Clock clock, List<QueryStep> apiSteps, List<QueryStep> downloadSteps, List<QueryStep> subscriptionSteps,
-                        List<QueryStep> subscriptionDownloadSteps, QueryStep resolve, QueryStep compile) {
+                        List<QueryStep> subscriptionDownloadSteps, QueryStep resolve, QueryStep compile, QueryProcessor processor) {
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.apiSteps = List.copyOf(apiSteps);
         this.downloadSteps = List.copyOf(downloadSteps);
@@ -58,6 +71,7 @@ public final class QueryRunner {
         this.subscriptionDownloadSteps = List.copyOf(subscriptionDownloadSteps);
         this.resolve = resolve;
         this.compile = compile;
+        this.processor = processor;
     }
 
     /** An API answer (ad-hoc, question, dashcard; plain or pivot). */
@@ -115,6 +129,72 @@ public final class QueryRunner {
     }
 
     /**
+     * A query Quarry reads itself ({@link QueryContext#INTERNAL}, {@link QueryContext#PARAMETER_VALUES},
+     * {@link QueryContext#SHARED_PARAMETER_VALUES}), then {@code read}: rights as the request's context says, then the
+     * compiled query; no view counted (nobody looked at a card), no result cache (its key is a client's answer) and no
+     * keep-alive (nothing is streamed to a client while it runs).
+     */
+    private List<QueryStep> internalSteps(QueryStep read) {
+        if (processor == null) {
+            throw new UnsupportedOperationException("This runner was built from given steps: it runs no internal query.");
+        }
+        return List.of(
+                new ResolveQuery(processor),
+                // as for an API answer: no compile error reaches a caller without the rights (a public link's filter
+                // values are read with the link's rights)
+                new CheckPermissions(processor),
+                new CompileQuery(processor),
+                read);
+    }
+
+    /**
+     * The columns of a query a caller is saving as a card ({@link QueryContext#INTERNAL}): as the compiler knows them,
+     * or, when only the database can tell (native SQL), as it describes them running the query for one row. A failure
+     * is thrown as the {@link QueryFailure} it is (MISSING_PERMISSIONS when the caller may not run the query).
+     */
+    public List<Column> columns(QueryRequest request) {
+        requireContext(request, QueryContext.INTERNAL);
+        List<Column> found = new ArrayList<>();
+        proceed(internalSteps((run, next) -> {
+            QueryProcessor.Prepared prepared = run.prepared();
+            List<Column> columns = prepared.compiled().columns();
+            if (columns.isEmpty()) {
+                QueryProcessor.Prepared one = new QueryProcessor.Prepared(prepared.query(), prepared.database(), prepared.compiled(), 1);
+                try (QueryExecutor.Cursor cursor = processor.open(one)) {
+                    columns = cursor.columns();
+                }
+            }
+            found.addAll(columns);
+            return new QueryOutcome.Read(prepared.database().id);
+        }), 0, QueryRun.start(request, OffsetDateTime.now(clock)));
+        return found;
+    }
+
+    /**
+     * Runs a filter's values query ({@link QueryContext#PARAMETER_VALUES} or {@link QueryContext#SHARED_PARAMETER_VALUES})
+     * and writes its rows to {@code writer}. A failure is thrown as the {@link QueryFailure} it is.
+     */
+    public void rows(QueryRequest request, ResultWriter writer) {
+        requireContext(request, QueryContext.PARAMETER_VALUES, QueryContext.SHARED_PARAMETER_VALUES);
+        proceed(internalSteps((run, next) -> {
+            QueryExecutor.Cursor cursor = processor.open(run.prepared());
+            try {
+                // the stream closes the cursor
+                cursor.stream(writer);
+            } catch (IOException e) {
+                throw new QueryFailure(QueryFailure.Type.DRIVER, e.getMessage());
+            }
+            return new QueryOutcome.Read(run.prepared().database().id);
+        }), 0, QueryRun.start(request, OffsetDateTime.now(clock)));
+    }
+
+    private static void requireContext(QueryRequest request, QueryContext... contexts) {
+        if (!List.of(contexts).contains(request.context())) {
+            throw new IllegalArgumentException("A " + request.context() + " query does not run here");
+        }
+    }
+
+    /**
      * Where a persisted model's refresh puts its result: given the model's query compiled for its database (SQL and
      * bind values), it builds the model's table there. A failure is a {@link QueryFailure}.
      */
@@ -162,6 +242,9 @@ public final class QueryRunner {
             // a refresh has no answer to stream: it goes through materialize
             case PERSISTENCE_REFRESH ->
                     throw new UnsupportedOperationException("A persisted model's refresh runs through materialize, not run.");
+            // what Quarry reads itself goes to it, not to a client
+            case INTERNAL, PARAMETER_VALUES, SHARED_PARAMETER_VALUES ->
+                    throw new UnsupportedOperationException("A " + request.context() + " query runs through columns or rows, not run.");
         };
     }
 

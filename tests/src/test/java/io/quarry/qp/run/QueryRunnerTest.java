@@ -142,4 +142,35 @@ class QueryRunnerTest {
         assertThrows(IllegalArgumentException.class, () -> QueryRequest.trusted(QueryContext.QUESTION,
                 new QueryRequest.SavedCard(1, 1L), query(), null, null));
     }
+
+    @Test
+    void queriesQuarryReadsItselfHaveTheirOwnEntries() {
+        QueryRunner runner = new QueryRunner(CLOCK, List.of(answer("api", trace)), List.of(answer("download", trace)));
+        QueryRequest metadata = QueryRequest.internal(QueryContext.INTERNAL, USER, query());
+        QueryRequest values = QueryRequest.internal(QueryContext.PARAMETER_VALUES, USER, query());
+        QueryRequest shared = QueryRequest.sharedParameterValues(query());
+        for (QueryRequest request : List.of(metadata, values, shared)) {
+            assertThrows(UnsupportedOperationException.class, () -> runner.run(request), "not answered to a client");
+        }
+        assertEquals(List.of(), trace, "no client step ran");
+        assertThrows(IllegalArgumentException.class, () -> QueryRequest.internal(QueryContext.AD_HOC, USER, query()));
+        assertThrows(IllegalArgumentException.class, () -> runner.columns(values), "values are rows, not columns");
+        assertThrows(IllegalArgumentException.class, () -> runner.rows(metadata, null), "metadata is columns, not rows");
+        assertThrows(UnsupportedOperationException.class, () -> runner.columns(metadata),
+                "a runner of given steps has no query processor to run internal queries with");
+    }
+
+    @Test
+    void internalQueriesTakeTheirRightsFromTheirContext() {
+        QueryRequest metadata = QueryRequest.internal(QueryContext.INTERNAL, USER, query());
+        assertFalse(metadata.trusted());
+        assertFalse(metadata.runsAsSaved(), "a card being saved is checked as the caller's ad-hoc query");
+        QueryRequest values = QueryRequest.internal(QueryContext.PARAMETER_VALUES, USER, query());
+        assertFalse(values.trusted());
+        assertTrue(values.runsAsSaved(), "filter values are read as a saved question's: only blocked data is refused");
+        QueryRequest shared = QueryRequest.sharedParameterValues(query());
+        assertTrue(shared.trusted(), "a public link's filter values are read with the link's rights");
+        assertFalse(shared.caller().authenticated());
+        assertTrue(shared.runsAsSaved());
+    }
 }

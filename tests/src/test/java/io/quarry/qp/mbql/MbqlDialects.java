@@ -7,12 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The dialect for an engine key, outside a running Quarry (tests, tools). The compiler itself gets the dialect from
- * the database's driver ({@link Driver#dialect()}); the engines are the ones {@link Drivers#standard()} lists.
- *
- * @deprecated ask the database's driver: {@code databases.driverOf(database).dialect()}.
+ * The dialect for an engine key, for the compiler's tests (no running Quarry). The compiler itself gets the dialect
+ * from the database's driver ({@link Driver#dialect()}); the engines are the ones {@link Drivers#standard()} lists.
+ * Main code has no engine-key switch of its own: this lives with the tests that need one.
  */
-@Deprecated
 public final class MbqlDialects {
     /** Engine keys other tools use for the same engines. */
     private static final Map<String, String> ALIASES = Map.of("postgresql", "postgres", "mariadb", "mysql");
