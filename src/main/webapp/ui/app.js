@@ -5,7 +5,7 @@ import {loginPage, forgotPage, resetPage} from './pages/auth.js';
 import {homePage, collectionPage, searchPage, trashPage} from './pages/home.js';
 import {browsePage, databasePage, tablePage} from './pages/browse.js';
 import {questionPage} from './pages/question.js';
-import {dashboardPage, newDashboardPage, publicDashboardPage, publicQuestionPage} from './pages/dashboard.js';
+import {dashboardPage, newDashboardPage, publicDashboardPage, publicQuestionPage, embedDashboardPage} from './pages/dashboard.js';
 import {questionSharingPage} from './pages/dash-share.js';
 import {adminPeoplePage, adminDatabasesPage, adminNewDatabasePage, adminSettingsPage} from './pages/admin.js';
 
@@ -29,6 +29,7 @@ const routes = [
   [/^dashboard\/(\d+)$/, dashboardPage],
   [/^public\/dashboard\/([^/]+)$/, publicDashboardPage, {anonymous: true}],
   [/^public\/question\/([^/]+)$/, publicQuestionPage, {anonymous: true}],
+  [/^embed\/dashboard\/([^/]+)$/, embedDashboardPage, {anonymous: true}],
   [/^admin$/, adminPeoplePage, {admin: true}],
   [/^admin\/people$/, adminPeoplePage, {admin: true}],
   [/^admin\/databases$/, adminDatabasesPage, {admin: true}],

@@ -357,7 +357,8 @@ export async function dashboardPage(main, {args, app, params, isCurrent}) {
       area.addEventListener('keydown', (e) => e.stopPropagation());
       mount(body, area);
     } else {
-      fill(box, body, dc, run, []);
+      // a card not saved yet has no dashcard id to run under: run its question
+      fill(box, body, dc, dc.id > 0 ? run : (x) => post(`card/${x.card_id}/query`, {}), []);
     }
     remove.addEventListener('click', () => {
       s.draft.dashcards = s.draft.dashcards.filter((x) => x !== dc);
@@ -374,6 +375,7 @@ export async function dashboardPage(main, {args, app, params, isCurrent}) {
       if (e.shiftKey) resizeBy(dc, d[0], d[1]);
       else moveTo(dc, dc.col + d[0], dc.row + d[1]);
       place(box, dc);
+      settle(dc);
       describeCard(dc);
     });
     return box;
@@ -389,6 +391,22 @@ export async function dashboardPage(main, {args, app, params, isCurrent}) {
     dc.size_x = Math.max(minW(dc), Math.min(COLUMNS - dc.col, dc.size_x + dx));
     dc.size_y = Math.max(minH(dc), dc.size_y + dy);
   }
+  // Like Metabase's grid: what a moved or resized card lands on is pushed down, below it.
+  const overlaps = (a, b) => a.col < b.col + b.size_x && b.col < a.col + a.size_x && a.row < b.row + b.size_y && b.row < a.row + a.size_y;
+  function settle(moved) {
+    const placed = [moved];
+    for (const c of [...visible()].sort(readingOrder)) {
+      if (c === moved) continue;
+      let hit;
+      while ((hit = placed.filter((p) => overlaps(p, c))).length) c.row = Math.max(...hit.map((p) => p.row + p.size_y));
+      placed.push(c);
+    }
+    for (const c of placed) {
+      const box = grid.querySelector(`[data-dashcard="${c.id}"]`);
+      if (box) place(box, c);
+    }
+  }
+
   function describeCard(dc) {
     announce(`${isText(dc) ? 'Text card' : cardName(dc)}: column ${dc.col + 1}, row ${dc.row + 1}, ${dc.size_x} wide, ${dc.size_y} high.`);
   }
@@ -419,6 +437,7 @@ export async function dashboardPage(main, {args, app, params, isCurrent}) {
       handle.removeEventListener('pointerup', up);
       handle.removeEventListener('pointercancel', up);
       box.classList.remove('dragging');
+      settle(dc);
       describeCard(dc);
       box.focus({preventScroll: true});
     };
@@ -524,6 +543,35 @@ export async function publicDashboardPage(main, {args, params}) {
   mount(main, h('div', {class: 'dash-page public'}, h('div', {class: 'dash-head'}, h('h1', {}, dashboard.name)),
     dashboard.description ? h('p', {class: 'muted'}, dashboard.description) : null,
     tabsBox, filterForm(dashboard.parameters || [], values, draw), grid));
+  draw();
+}
+
+/**
+ * A signed embed (embed/dashboard/:token, the URL of the embed snippet): the token names the dashboard and may lock
+ * filters; the others are asked for here and sent as ?slug=value. #titled=false hides the title.
+ */
+export async function embedDashboardPage(main, {args, params}) {
+  const token = encodeURIComponent(args[0]);
+  const dashboard = await get('embed/dashboard/' + token);
+  const parameters = dashboard.parameters || [];
+  const values = new Map(parameters.map((p) => [p.id, params.get(p.slug) ?? '']));
+  const tabs = dashboard.tabs || [];
+  let tab = tabs.length ? tabs[0].id : null;
+  const grid = h('div', {class: 'dashboard-grid'});
+  const tabsBox = h('div', {});
+  const run = (dc) => {
+    const query = new URLSearchParams();
+    for (const p of parameters) if (values.get(p.id)) query.set(p.slug, values.get(p.id));
+    return get(`embed/dashboard/${token}/dashcard/${dc.id}/card/${dc.card_id}` + (query.toString() ? '?' + query : ''));
+  };
+  const draw = () => {
+    mount(tabsBox, tabBar(tabs, tab, (t) => { tab = t; draw(); }));
+    renderCards(grid, tabs.length ? dashboard.dashcards.filter((dc) => dc.dashboard_tab_id === tab) : dashboard.dashcards, run, []);
+  };
+  const titled = !/titled=false/.test(location.hash);
+  document.body.classList.add('embedded');
+  mount(main, h('div', {class: 'dash-page embed'}, titled ? h('div', {class: 'dash-head'}, h('h1', {}, dashboard.name)) : null,
+    tabsBox, filterForm(parameters, values, draw), grid));
   draw();
 }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.auth0.jwt.JWT;
+import com.auth0.jwt.algorithms.Algorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.sample.SampleDatabase;
 import io.quarry.testing.Api;
@@ -14,6 +16,7 @@ import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +46,7 @@ import org.openqa.selenium.support.ui.Select;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardUiIT {
+    private static final String SECRET = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
     private static final String NASTY = "<img src=x onerror=\"document.title='pwned'\">";
 
     private static Mailbox mailbox;
@@ -77,6 +81,7 @@ class DashboardUiIT {
         countCard = card("Product count", "scalar", "SELECT COUNT(*) AS N FROM PRODUCTS [[WHERE CATEGORY = {{category}}]]", tag);
         team = admin.post(200, "collection", Map.of("name", "Team")).json().get("id").asLong();
         admin.put(204, "setting/enable-embedding-static", Map.of("value", true));
+        admin.put(204, "setting/embedding-secret-key", Map.of("value", SECRET));
 
         chrome = Browser.open(server.base);
         signIn();
@@ -299,6 +304,10 @@ class DashboardUiIT {
         chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("h-bookmarks"), "Bookmarks"));
         assertTrue(chrome.text("section[aria-labelledby=h-bookmarks]").contains("Sales"));
         assertTrue(chrome.text("section[aria-labelledby=h-recent]").contains("Product count"));
+        // ask in plain words: the assistant (offline here) writes the SQL, the answer is run and shown
+        chrome.fill("ask", "How many products are there?");
+        chrome.driver.findElement(By.cssSelector(".ask-form button[type=submit]")).click();
+        chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".ask-result"), "200"));
         chrome.shot("dash-05-home");
 
         chrome.go("collection/root");
@@ -349,18 +358,33 @@ class DashboardUiIT {
         assertTrue(admin.get(200, "dashboard/" + dashboardId).json().get("enable_embedding").asBoolean());
         assertTrue(snippet.getText().contains("dashboard: " + dashboardId), snippet.getText());
         assertTrue(snippet.getText().contains("/embed/dashboard/"), snippet.getText());
-        assertFalse(java.util.regex.Pattern.compile("[0-9a-fA-F]{64}").matcher(chrome.driver.getPageSource()).find(),
-                "no 256-bit key in the page: the secret stays on the server");
+        assertFalse(chrome.driver.getPageSource().contains(SECRET), "the secret stays on the server");
         chrome.shot("dash-08-sharing");
 
         chrome.driver.manage().deleteAllCookies();
+        try {
+            anonymousViews(publicUrl);
+        } finally {
+            signIn();
+        }
+    }
+
+    private static void anonymousViews(String publicUrl) throws IOException {
         chrome.driver.get(publicUrl + "?category=Widget");
         chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Sales"));
         chrome.wait.until(ExpectedConditions.attributeToBe(dashcard("Orders by category"), "data-rows", "1"));
         assertTrue(chrome.driver.getCurrentUrl().contains("/quarry/public/dashboard/"), "no sign-in asked");
         assertFalse(chrome.text("#top").contains("Sign out"));
         chrome.shot("dash-09-public");
-        signIn();
+
+        // the embed URL of the snippet, with a token signed as the snippet says (what the embedding application does)
+        String token = JWT.create().withPayload(Map.of("resource", Map.of("dashboard", dashboardId), "params", Map.of()))
+                .sign(Algorithm.HMAC256(SECRET.getBytes(StandardCharsets.UTF_8)));
+        chrome.driver.get(server.base + "embed/dashboard/" + token + "#bordered=true&titled=true");
+        chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Sales"));
+        chrome.wait.until(ExpectedConditions.attributeToBe(dashcard("Orders by category"), "data-rows", "4"));
+        assertFalse(chrome.driver.findElement(By.id("top")).isDisplayed(), "an embed shows the dashboard alone");
+        chrome.shot("dash-09b-embed");
     }
 
     @Test
