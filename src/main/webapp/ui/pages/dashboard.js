@@ -35,13 +35,27 @@ function templateTagsOf(card) {
   return Object.values((native && native['template-tags']) || {}).filter((t) => t.type !== 'card' && t.type !== 'snippet');
 }
 
-/** What a filter can be wired to on a card: its template tags, or the fields of its result (structured questions). */
-function targetsOf(card) {
+/** Whether a filter can be wired to the card: it has template tags, or it is a structured question over a table. */
+function hasTargets(card) {
+  return templateTagsOf(card).length > 0 || sourceTableOf(card) != null;
+}
+
+function sourceTableOf(card) {
+  const q = card && card.dataset_query;
+  if (!q || q.type === 'native') return null;
+  const inner = q.query || (q.stages && q.stages[0]) || {};
+  return Number.isInteger(inner['source-table']) ? inner['source-table'] : null;
+}
+
+/** What a filter can be wired to on a card: its template tags, or the fields of its table (structured questions). */
+async function targetsOf(card) {
   const tags = templateTagsOf(card).map((t) => ({label: t['display-name'] || t.name,
     target: t.type === 'dimension' ? ['dimension', ['template-tag', t.name]] : ['variable', ['template-tag', t.name]]}));
-  if (tags.length || !card || (card.dataset_query && card.dataset_query.type === 'native')) return tags;
-  return (card.result_metadata || []).filter((c) => Number.isInteger(c.id))
-    .map((c) => ({label: c.display_name || c.name, target: ['dimension', ['field', c.id, null]]}));
+  const table = sourceTableOf(card);
+  if (tags.length || table == null) return tags;
+  const metadata = await get(`table/${table}/query_metadata`).catch(() => ({fields: []}));
+  return (metadata.fields || []).filter((f) => f.visibility_type !== 'sensitive' && f.visibility_type !== 'retired')
+    .map((f) => ({label: f.display_name || f.name, target: ['dimension', ['field', f.id, null]]}));
 }
 
 function slugOf(name) {
@@ -205,7 +219,7 @@ export async function dashboardPage(main, {args, app, params, isCurrent}) {
       [[0, 'Off'], [1, 'Every minute'], [5, 'Every 5 minutes'], [10, 'Every 10 minutes']].map(([v, t]) => h('option', {value: v, selected: v === s.refresh}, t)));
     return h('div', {class: 'actions dash-tools'},
       canWrite ? h('button', {type: 'button', class: 'primary', onclick: startEditing}, 'Edit') : null,
-      canWrite && dashboard.dashcards.some((dc) => targetsOf(dc.card).length) ? h('button', {type: 'button', onclick: () => showAddFilter()}, 'Add a filter') : null,
+      canWrite && dashboard.dashcards.some((dc) => hasTargets(dc.card)) ? h('button', {type: 'button', onclick: () => showAddFilter()}, 'Add a filter') : null,
       h('button', {type: 'button', 'aria-pressed': String(bookmarked), onclick: toggleBookmark}, bookmarked ? 'Bookmarked' : 'Bookmark'),
       h('button', {type: 'button', onclick: () => togglePanel('share')}, 'Sharing'),
       h('button', {type: 'button', onclick: () => togglePanel('subscriptions')}, 'Subscriptions'),
@@ -475,14 +489,17 @@ export async function dashboardPage(main, {args, app, params, isCurrent}) {
 
   // A filter wired to one target of each card that has some (or to none of a card, if so chosen). In view mode it is
   // saved at once; in edit mode it joins the draft.
-  function showAddFilter() {
+  async function showAddFilter() {
     const m = model();
     const name = h('input', {name: 'filter-name', required: true});
     const type = h('select', {name: 'filter-type'}, h('option', {value: 'category'}, 'Text or category'), h('option', {value: 'number/='}, 'Number'));
-    const wiring = m.dashcards.filter((dc) => targetsOf(dc.card).length).map((dc) => {
-      const targets = targetsOf(dc.card);
+    const withTargets = m.dashcards.filter((dc) => hasTargets(dc.card));
+    const allTargets = await Promise.all(withTargets.map((dc) => targetsOf(dc.card)));
+    const wiring = withTargets.map((dc, n) => {
+      const targets = allTargets[n];
+      const tagged = templateTagsOf(dc.card).length > 0;
       const select = h('select', {name: 'wire-' + dc.id}, h('option', {value: ''}, '(not connected)'),
-        targets.map((t, i) => h('option', {value: String(i), selected: i === 0}, t.label)));
+        targets.map((t, i) => h('option', {value: String(i), selected: tagged && i === 0}, t.label)));
       return [dc, select, targets];
     });
     const message = h('div', {'aria-live': 'polite'});

@@ -104,13 +104,13 @@ export async function collectionPage(main, {args, app}) {
 
   function row(item) {
     const href = hrefOf(item);
-    const path = PATHS[item.model];
+    const path = item.personal_owner_id != null ? null : PATHS[item.model];
     const pinned = item.collection_position != null;
     const bm = BOOKMARK[item.model];
     const isMarked = bm && marked.has(bm + '-' + item.id);
     const moveBox = h('span', {class: 'move-box'});
     return h('li', {'data-item': item.model + '-' + item.id},
-      h('span', {class: 'icon', 'aria-hidden': 'true'}, pinned ? '📌' : ({collection: '▣', dashboard: '▤', dataset: '◈'}[item.model] || '▦')),
+      h('span', {class: 'icon', 'aria-hidden': 'true'}, pinned ? '◆' : ({collection: '▣', dashboard: '▤', dataset: '◈'}[item.model] || '▦')),
       href ? h('a', {href}, item.name) : h('span', {}, item.name),
       h('span', {class: 'muted kind'}, KIND[item.model] || item.model),
       h('span', {class: 'item-actions'},

@@ -428,6 +428,45 @@ class DashboardUiIT {
 
     @Test
     @Order(7)
+    void aFilterWiredToAFieldOfAStructuredQuestion() {
+        long products = -1;
+        long category = -1;
+        for (JsonNode table : admin.get(200, "database/" + databaseId + "/metadata").json().get("tables")) {
+            if (table.get("name").asText().equals("PRODUCTS")) {
+                products = table.get("id").asLong();
+                for (JsonNode f : table.get("fields")) {
+                    if (f.get("name").asText().equals("CATEGORY")) {
+                        category = f.get("id").asLong();
+                    }
+                }
+            }
+        }
+        long builder = admin.post(200, "card", Map.of("name", "Products per category", "display", "bar", "visualization_settings", Map.of(),
+                "dataset_query", Map.of("database", databaseId, "type", "query", "query", Map.of("source-table", products,
+                        "aggregation", List.of(List.of("count")), "breakout", List.of(List.of("field", category, Map.of()))))))
+                .json().get("id").asLong();
+        long board = admin.post(200, "dashboard", Map.of("name", "Catalogue")).json().get("id").asLong();
+        admin.put(200, "dashboard/" + board, Map.of("dashcards", List.of(Map.of("id", -1, "card_id", builder, "row", 0, "col", 0,
+                "size_x", 12, "size_y", 6, "parameter_mappings", List.of(), "visualization_settings", Map.of()))));
+
+        chrome.go("dashboard/" + board);
+        chrome.wait.until(ExpectedConditions.attributeToBe(dashcard("Products per category"), "data-rows", "4"));
+        String dashcardId = dashcard("Products per category").getAttribute("data-dashcard");
+        button("Add a filter").click();
+        chrome.fill("filter-name", "Category");
+        Select wire = new Select(chrome.wait.until(ExpectedConditions.presenceOfElementLocated(By.name("wire-" + dashcardId))));
+        assertEquals("(not connected)", wire.getFirstSelectedOption().getText(), "a field is chosen, not guessed");
+        wire.selectByVisibleText("Category");
+        button("Save the filter").click();
+        chrome.fill("filter-category", "Gizmo");
+        chrome.driver.findElement(By.name("filter-category")).sendKeys(Keys.ENTER);
+        chrome.wait.until(ExpectedConditions.attributeToBe(dashcard("Products per category"), "data-rows", "1"));
+        JsonNode mapping = admin.get(200, "dashboard/" + board).json().get("dashcards").get(0).get("parameter_mappings").get(0);
+        assertEquals("[\"dimension\",[\"field\"," + category + ",null]]", mapping.get("target").toString());
+    }
+
+    @Test
+    @Order(8)
     void theDashboardIsReadableOnAPhone() throws IOException {
         try {
             chrome.driver.manage().window().setSize(new Dimension(390, 844));
@@ -450,7 +489,7 @@ class DashboardUiIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void nothingWasRefusedByTheContentSecurityPolicyOrFailedInScript() {
         assertEquals(List.of(), chrome.consoleProblems());
     }
