@@ -12,6 +12,7 @@ import io.quarry.sample.SampleDatabase;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.Mailbox;
+import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import jakarta.mail.internet.MimeMessage;
@@ -467,6 +468,39 @@ class DashboardUiIT {
 
     @Test
     @Order(8)
+    void theCachingSwitchOfAModelPersistsAndUnpersistsIt() throws Exception {
+        Path shop = TargetDatabases.h2Shop();
+        long shopDb = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop", "details",
+                Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+        server.quarry().sync.syncInBackground(shopDb).get();
+        admin.post(204, "persist/enable", null);
+        admin.post(204, "database/" + shopDb + "/persist", null);
+        long model = admin.post(200, "card", Map.of("name", "Shop model", "type", "model", "display", "table", "visualization_settings", Map.of(),
+                "dataset_query", Map.of("database", shopDb, "type", "native", "native", Map.of("query", "SELECT 1 AS ONE"))))
+                .json().get("id").asLong();
+
+        chrome.go("question/" + model + "/sharing");
+        WebElement toggle = chrome.wait.until(ExpectedConditions.elementToBeClickable(By.name("persist-model")));
+        assertFalse(toggle.isSelected());
+        toggle.click();
+        chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("main"), "The model is cached in its database."));
+        chrome.wait.until(d -> "persisted".equals(persistState(model)));
+        chrome.shot("dash-13-model-caching");
+        chrome.go("question/" + model + "/sharing");
+        toggle = chrome.wait.until(ExpectedConditions.elementToBeClickable(By.name("persist-model")));
+        assertTrue(toggle.isSelected(), "the switch shows the stored state");
+        toggle.click();
+        chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("main"), "The model is no longer cached."));
+        chrome.wait.until(d -> !"persisted".equals(persistState(model)));
+    }
+
+    private static String persistState(long model) {
+        Api.Res res = admin.call("GET", "persist/card/" + model, null);
+        return res.status() == 200 ? res.json().get("state").asText() : "none (" + res.status() + ")";
+    }
+
+    @Test
+    @Order(9)
     void theDashboardIsReadableOnAPhone() throws IOException {
         try {
             chrome.driver.manage().window().setSize(new Dimension(390, 844));
@@ -489,7 +523,7 @@ class DashboardUiIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void nothingWasRefusedByTheContentSecurityPolicyOrFailedInScript() {
         assertEquals(List.of(), chrome.consoleProblems());
     }
