@@ -419,6 +419,7 @@ class DashboardUiIT {
 
         chrome.go("question/" + ordersCard + "/sharing");
         chrome.fill("recipients", "sales@example.com");
+        assertFalse(chrome.driver.findElement(By.name("schedule_day")).isDisplayed(), "no weekday for a daily alert");
         button("Create alert").click();
         chrome.wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-alert]")));
         JsonNode alerts = admin.get(200, "alert/question/" + ordersCard).json();
