@@ -5,7 +5,8 @@ import {loginPage, forgotPage, resetPage} from './pages/auth.js';
 import {homePage, collectionPage, searchPage, trashPage} from './pages/home.js';
 import {browsePage, databasePage, tablePage} from './pages/browse.js';
 import {questionPage} from './pages/question.js';
-import {dashboardPage, newDashboardPage} from './pages/dashboard.js';
+import {dashboardPage, newDashboardPage, publicDashboardPage, publicQuestionPage, embedDashboardPage} from './pages/dashboard.js';
+import {questionSharingPage} from './pages/dash-share.js';
 import {adminPeoplePage, adminDatabasesPage, adminNewDatabasePage, adminSettingsPage} from './pages/admin.js';
 
 // Client-side routes, relative to <base>. The server answers index.html for all of them.
@@ -23,8 +24,12 @@ const routes = [
   [/^table\/(\d+)$/, tablePage],
   [/^question\/new$/, questionPage],
   [/^question\/(\d+)$/, questionPage],
+  [/^question\/(\d+)\/sharing$/, questionSharingPage],
   [/^dashboard\/new$/, newDashboardPage],
   [/^dashboard\/(\d+)$/, dashboardPage],
+  [/^public\/dashboard\/([^/]+)$/, publicDashboardPage, {anonymous: true}],
+  [/^public\/question\/([^/]+)$/, publicQuestionPage, {anonymous: true}],
+  [/^embed\/dashboard\/([^/]+)$/, embedDashboardPage, {anonymous: true}],
   [/^admin$/, adminPeoplePage, {admin: true}],
   [/^admin\/people$/, adminPeoplePage, {admin: true}],
   [/^admin\/databases$/, adminDatabasesPage, {admin: true}],

@@ -165,6 +165,9 @@ public final class UiServlet extends HttpServlet {
 
     private static boolean looksLikeFile(String path) {
         String last = path.substring(path.lastIndexOf('/') + 1);
+        if (path.startsWith("/embed/") && last.chars().filter(c -> c == '.').count() == 2) {
+            return false; // a signed embed's route ends in its token, a JWT (header.payload.signature)
+        }
         return last.contains(".") || path.startsWith("/WEB-INF") || path.startsWith("/META-INF");
     }
 
