@@ -174,7 +174,13 @@ class AdminUiIT {
                 .selectByVisibleText("Rasta Toucan (" + RASTA + ")");
         click(By.xpath("//button[.='Add']"));
         chrome.wait.until(ExpectedConditions.presenceOfElementLocated(By.xpath("//tr[@data-email='" + RASTA + "']")));
+        click(By.name("manager-" + rastaId));
+        waitText("main", RASTA + " manages Analysts.");
         chrome.shot("admin-03-group-members");
+        assertTrue(rastaMembership().get("is_group_manager").asBoolean());
+        click(By.name("manager-" + rastaId));
+        waitText("main", RASTA + " no longer manages Analysts.");
+        assertFalse(rastaMembership().get("is_group_manager").asBoolean());
         JsonNode groupIds = admin.get(200, "user/" + rastaId).json().get("group_ids");
         assertTrue(groupIds.toString().matches(".*\\b" + analystsId + "\\b.*"), groupIds.toString());
 
@@ -335,6 +341,21 @@ class AdminUiIT {
         click(By.xpath("//button[.='Re-scan field values']"));
         waitText("main", "Re-scan of field values started.");
         chrome.shot("admin-12-database");
+
+        // a second database (the Sample) is added from the new-database page, then removed after a confirmation
+        chrome.go("admin/databases/new");
+        click(By.xpath("//button[.='Add the Sample Database instead']"));
+        chrome.link("Sample Database").click();
+        chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Sample Database"));
+        click(By.xpath("//button[.='Remove this database']"));
+        waitText(".confirm", "Remove Sample Database and everything saved on it?");
+        assertEquals(2, admin.get(200, "database").json().get("data").size(), "nothing is removed before the confirmation");
+        click(By.xpath("//button[.='Yes, remove it']"));
+        chrome.wait.until(ExpectedConditions.urlMatches("/quarry/admin/databases$"));
+        waitText("h1", "Databases");
+        JsonNode left = admin.get(200, "database").json().get("data");
+        assertEquals(1, left.size(), left.toString());
+        assertEquals("Shop (H2)", left.get(0).get("name").asText());
     }
 
     @Test
@@ -390,6 +411,15 @@ class AdminUiIT {
             }
         }
         throw new AssertionError("no user " + email);
+    }
+
+    private static JsonNode rastaMembership() {
+        for (JsonNode m : admin.get(200, "permissions/group/" + analystsId).json().get("members")) {
+            if (m.get("user_id").asLong() == rastaId) {
+                return m;
+            }
+        }
+        throw new AssertionError("Rasta is not in Analysts");
     }
 
     private static long groupId(String name) {
