@@ -23,8 +23,10 @@ export async function adminSettingsPage(main, {app, args}) {
   const section = args[0] || 'general';
   const settings = await get('setting');
   const byKey = Object.fromEntries(settings.map((s) => [s.key, s]));
-  const value = (key) => { const s = byKey[key]; return s ? (s.value ?? s.default ?? null) : null; };
-  const fromEnv = (key) => byKey[key] && byKey[key].is_env_setting;
+  // a value set by an environment variable is not shown by the API (its `default` says "Using value of env var …")
+  const fromEnv = (key) => !!(byKey[key] && byKey[key].is_env_setting);
+  const value = (key) => { const s = byKey[key]; return s && !s.is_env_setting ? (s.value ?? s.default ?? null) : null; };
+  const envPlaceholder = (key) => (fromEnv(key) ? `Set by $${byKey[key].env_name || 'an environment variable'}` : null);
   const envNote = (key) => (fromEnv(key) ? h('small', {class: 'muted'}, `Set by the environment variable ${byKey[key].env_name || ''}.`) : null);
   const status = h('div', {'aria-live': 'polite'});
   const refreshProps = async () => { app.props = await get('session/properties'); };
@@ -43,9 +45,10 @@ export async function adminSettingsPage(main, {app, args}) {
 
   let body;
   if (section === 'general') {
-    const siteName = h('input', {name: 'site-name', required: true, value: value('site-name') || '', disabled: fromEnv('site-name')});
+    const siteName = h('input', {name: 'site-name', required: !fromEnv('site-name'), value: value('site-name') || '', disabled: fromEnv('site-name'),
+      placeholder: envPlaceholder('site-name')});
     const siteUrl = h('input', {name: 'site-url', type: 'url', value: value('site-url') || '', disabled: fromEnv('site-url'),
-      placeholder: 'https://bi.example.com/quarry'});
+      placeholder: envPlaceholder('site-url') || 'https://bi.example.com/quarry'});
     const zones = value('available-timezones') || (app.props && app.props['available-timezones']) || [];
     const zone = h('select', {name: 'report-timezone', disabled: fromEnv('report-timezone')},
       h('option', {value: ''}, 'Database default'), zones.map((z) => h('option', {value: z, selected: z === value('report-timezone')}, z)));
@@ -69,7 +72,7 @@ export async function adminSettingsPage(main, {app, args}) {
       ['email-smtp-username', 'SMTP username', 'text'], ['email-smtp-password', 'SMTP password', 'password'],
       ['email-from-name', 'From name', 'text'], ['email-from-address', 'From address', 'email']];
     const inputs = Object.fromEntries(keys.map(([key, , type]) => [key, h('input', {name: key, type, disabled: fromEnv(key),
-      value: value(key) ?? '', autocomplete: type === 'password' ? 'new-password' : 'off'})]));
+      value: value(key) ?? '', placeholder: envPlaceholder(key), autocomplete: type === 'password' ? 'new-password' : 'off'})]));
     const security = h('select', {name: 'email-smtp-security', disabled: fromEnv('email-smtp-security')},
       [['none', 'None'], ['ssl', 'SSL'], ['tls', 'TLS'], ['starttls', 'STARTTLS']].map(([v, t]) =>
         h('option', {value: v, selected: (value('email-smtp-security') || 'none') === v}, t)));
@@ -102,14 +105,29 @@ export async function adminSettingsPage(main, {app, args}) {
           } finally { e.target.disabled = false; }
         }}, 'Send test email'), testStatus));
   } else if (section === 'sharing') {
+    // The key is sensitive: the API only ever answers it obfuscated. A newly generated one can be copied once, here.
     const key = h('code', {class: 'secret', 'data-secret': value('embedding-secret-key') ? 'set' : 'unset'},
       value('embedding-secret-key') ? masked(value('embedding-secret-key')) : 'No key yet');
+    const keyActions = h('div', {class: 'actions'});
+    const fresh = h('div');
     const setKey = async () => {
       const token = (await get('util/random_token')).token;
       await put('setting/embedding-secret-key', {value: token});
       key.textContent = masked(token);
       key.dataset.secret = 'set';
+      const copied = h('span', {'aria-live': 'polite', class: 'muted'});
+      mount(fresh, h('p', {class: 'muted'}, 'Copy the new key now into the application that signs the embeds; later it is only shown masked. ',
+        h('button', {type: 'button', class: 'primary', onclick: async () => {
+          try { await navigator.clipboard.writeText(token); copied.textContent = 'Copied.'; } catch { copied.textContent = 'Copying is not allowed here.'; }
+        }}, 'Copy the key'), ' ', copied));
+      renderKeyActions(true);
     };
+    const renderKeyActions = (isSet) => mount(keyActions, fromEnv('embedding-secret-key') ? envNote('embedding-secret-key')
+      : isSet
+        ? confirmButton('Reset the key', 'Replace the key? Existing embeds stop working.', 'Yes, reset it',
+          () => attempt(status, setKey, 'A new embedding secret key is set.'))
+        : h('button', {type: 'button', onclick: () => attempt(status, setKey, 'An embedding secret key is set.')}, 'Generate a key'));
+    renderKeyActions(!!value('embedding-secret-key'));
     body = h('div', {},
       h('section', {class: 'card narrow'}, h('h2', {}, 'Public sharing'),
         toggle('enable-public-sharing', 'Public sharing (links anyone can open)')),
@@ -117,11 +135,7 @@ export async function adminSettingsPage(main, {app, args}) {
         toggle('enable-embedding-static', 'Static embedding (signed embeds in other applications)'),
         h('p', {}, 'Embedding secret key: ', key),
         h('small', {class: 'muted'}, 'Applications sign their embed tokens with this key. Changing it breaks the embeds signed with the old one.'),
-        h('div', {class: 'actions'}, fromEnv('embedding-secret-key') ? envNote('embedding-secret-key')
-          : value('embedding-secret-key')
-            ? confirmButton('Reset the key', 'Replace the key? Existing embeds stop working.', 'Yes, reset it',
-              () => attempt(status, setKey, 'A new embedding secret key is set.'))
-            : h('button', {type: 'button', onclick: () => attempt(status, setKey, 'An embedding secret key is set.')}, 'Generate a key'))));
+        fresh, keyActions));
   } else if (section === 'persistence') {
     const cron = value('persisted-model-refresh-cron-schedule') || '';
     const hours = [1, 2, 3, 6, 12, 24];

@@ -276,6 +276,10 @@ class AdminUiIT {
         int before = mailbox.count();
         chrome.go("admin/settings/email");
         waitText("h1", "Settings: Email");
+        WebElement host = chrome.driver.findElement(By.name("email-smtp-host"));
+        assertFalse(host.isEnabled(), "set by the environment: not editable here");
+        assertEquals("", host.getAttribute("value"));
+        assertTrue(host.getAttribute("placeholder").contains("MB_EMAIL_SMTP_HOST"), host.getAttribute("placeholder"));
         click(By.xpath("//button[.='Send test email']"));
         waitText(".test-result", "Sent: check " + EMAIL);
         MimeMessage test = mailbox.await(before + 1)[before];
@@ -310,6 +314,13 @@ class AdminUiIT {
         String stored = admin.get(200, "setting/embedding-secret-key").body();
         assertNotNull(stored);
         assertTrue(stored.length() > 10, stored);
+        assertTrue(chrome.driver.findElement(By.xpath("//button[.='Copy the key']")).isDisplayed(), "a new key can be copied once");
+        click(By.xpath("//button[.='Reset the key']"));
+        click(By.xpath("//button[.='Yes, reset it']"));
+        waitText("main", "A new embedding secret key is set.");
+        String storedAgain = admin.get(200, "setting/embedding-secret-key").body().replace("\"", "");
+        String shownAgain = chrome.text("code.secret");
+        assertTrue(shownAgain.endsWith(storedAgain.substring(storedAgain.length() - 2)), shownAgain + " vs " + storedAgain);
         chrome.shot("admin-11-settings-sharing");
 
         chrome.go("admin/settings/persistence");
