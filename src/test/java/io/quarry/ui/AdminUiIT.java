@@ -374,6 +374,14 @@ class AdminUiIT {
     void anOrdinaryUserGetsNotAllowedOnEveryAdminPage() throws IOException {
         click(By.xpath("//button[.='Sign out']"));
         chrome.wait.until(ExpectedConditions.urlContains("/quarry/auth/login"));
+        // a reset link whose token is unknown (or used, or expired) says so instead of offering a form
+        chrome.go("auth/reset_password/1_00000000-0000-0000-0000-000000000000");
+        waitText("h1", "This link has expired");
+        assertTrue(chrome.text("main [role=alert]").contains("already used, is too old"), chrome.text("main"));
+        assertTrue(chrome.driver.findElements(By.name("password")).isEmpty(), "no password form");
+        chrome.link("reset your password").click();
+        waitText("h1", "Forgot your password?");
+        chrome.go("auth/login");
         chrome.fill("username", RASTA);
         chrome.fill("password", RASTA_PASSWORD);
         click(By.cssSelector("button[type=submit]"));
