@@ -7,7 +7,9 @@ import {browsePage, databasePage, tablePage} from './pages/browse.js';
 import {questionPage} from './pages/question.js';
 import {dashboardPage, newDashboardPage, publicDashboardPage, publicQuestionPage, embedDashboardPage} from './pages/dashboard.js';
 import {questionSharingPage} from './pages/dash-share.js';
-import {adminPeoplePage, adminDatabasesPage, adminNewDatabasePage, adminSettingsPage} from './pages/admin.js';
+import {adminPeoplePage, adminGroupsPage, adminGroupPage, adminDatabasesPage, adminNewDatabasePage, adminDatabasePage} from './pages/admin.js';
+import {adminDataPermissionsPage, adminCollectionPermissionsPage} from './pages/admin-perms.js';
+import {adminSettingsPage, adminApiKeysPage} from './pages/admin-settings.js';
 
 // Client-side routes, relative to <base>. The server answers index.html for all of them.
 const routes = [
@@ -34,7 +36,13 @@ const routes = [
   [/^admin\/people$/, adminPeoplePage, {admin: true}],
   [/^admin\/databases$/, adminDatabasesPage, {admin: true}],
   [/^admin\/databases\/new$/, adminNewDatabasePage, {admin: true}],
-  [/^admin\/settings$/, adminSettingsPage, {admin: true}],
+  [/^admin\/databases\/(\d+)$/, adminDatabasePage, {admin: true}],
+  [/^admin\/groups$/, adminGroupsPage, {admin: true}],
+  [/^admin\/groups\/(\d+)$/, adminGroupPage, {admin: true}],
+  [/^admin\/permissions$/, adminDataPermissionsPage, {admin: true}],
+  [/^admin\/permissions\/collections$/, adminCollectionPermissionsPage, {admin: true}],
+  [/^admin\/api-keys$/, adminApiKeysPage, {admin: true}],
+  [/^admin\/settings(?:\/(general|email|sharing|persistence))?$/, adminSettingsPage, {admin: true}],
 ];
 
 export const app = {user: null, props: null, navigate, refreshUser, basePath: new URL(document.baseURI).pathname};

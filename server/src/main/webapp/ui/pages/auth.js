@@ -55,6 +55,7 @@ export async function resetPage(main, {app, args}) {
   const check = await get('session/password_reset_token_valid?token=' + encodeURIComponent(token)).catch(() => ({valid: false}));
   if (!check.valid) {
     mount(main, h('div', {class: 'card narrow'}, h('h1', {}, 'This link has expired'),
+      h('p', {role: 'alert'}, 'Password links work once and for a limited time; this one was already used, is too old, or was not copied whole.'),
       h('p', {}, 'Ask for a new one: ', h('a', {href: 'auth/forgot_password'}, 'reset your password'), '.')));
     return;
   }

@@ -44,6 +44,7 @@ public final class Resources {
             io.quarry.notification.TaskResource.class,
             SettingResource.class,
             EmailResource.class,
+            io.quarry.user.TestEmailResource.class,
             ApiKeyResource.class,
             LoginHistoryResource.class,
             UtilResource.class,

@@ -111,6 +111,24 @@ class EmailIT {
     }
 
     @Test
+    void aTestEmailGoesToTheAdministratorWhoAsksAndSaysWhyWhenItCannot() throws Exception {
+        assertEquals("Unauthenticated", anonymous.post(401, "email/test", Map.of()).body());
+        assertEquals(FORBIDDEN, ordinary.post(403, "email/test", Map.of()).body());
+        // not set up: a 400 that says so, and nothing is sent
+        int before = smtp.getReceivedMessages().length;
+        assertTrue(admin.post(400, "email/test", Map.of()).body().contains("Email is not configured"));
+        assertEquals(before, smtp.getReceivedMessages().length);
+
+        admin.put(200, "email", working());
+        assertTrue(admin.post(200, "email/test", Map.of()).json().get("ok").asBoolean());
+        assertTrue(smtp.waitForIncomingEmail(15_000, before + 1));
+        jakarta.mail.internet.MimeMessage sent = smtp.getReceivedMessages()[before];
+        assertEquals(Fixtures.ADMIN_EMAIL, sent.getAllRecipients()[0].toString());
+        assertEquals("Quarry test email", sent.getSubject());
+        assertEquals(FORBIDDEN, ordinary.post(403, "email/test", Map.of()).body());
+    }
+
+    @Test
     void workingSettingsAreTestedStoredAndAnsweredWithThePasswordHidden() {
         JsonNode saved = admin.put(200, "email", working()).json();
         assertEquals("127.0.0.1", saved.get("email-smtp-host").asText());
