@@ -80,7 +80,7 @@ function renderHeader() {
     h('a', {class: 'brand', href: './'}, siteName),
     h('a', {href: './'}, 'Home'),
     h('a', {href: 'browse'}, 'Browse data'),
-    h('a', {href: 'question/new'}, 'New SQL query'),
+    h('a', {href: 'question/new'}, 'New question'),
     h('a', {href: 'dashboard/new'}, 'New dashboard'),
     app.user.is_superuser ? h('a', {href: 'admin/people'}, 'Admin') : null,
     h('form', {class: 'search', role: 'search', onsubmit: (e) => {

@@ -121,7 +121,7 @@ function fill(box, body, dc, query, parameters) {
   if (!body.firstChild) mount(body, h('p', {class: 'muted'}, 'Loading…'));
   box.removeAttribute('data-rows');
   query(dc, parameters).then((result) => {
-    mount(body, visualization(result.data, (dc.card && dc.card.display) || 'table'));
+    mount(body, visualization(result.data, (dc.card && dc.card.display) || 'table', dc.card && dc.card.visualization_settings));
     box.dataset.rows = result.row_count ?? (result.data && result.data.rows ? result.data.rows.length : 0);
   }).catch((e) => mount(body, errorBox(e.message)));
 }
@@ -600,7 +600,7 @@ export async function publicQuestionPage(main, {args}) {
   mount(main, h('h1', {}, card.name), card.description ? h('p', {class: 'muted'}, card.description) : null, h('section', {class: 'card'}, body));
   try {
     const result = await get(`public/card/${uuid}/query`);
-    mount(body, visualization(result.data, card.display || 'table'));
+    mount(body, visualization(result.data, card.display || 'table', card.visualization_settings));
   } catch (e) {
     mount(body, errorBox(e.message));
   }

@@ -52,7 +52,7 @@ export async function homePage(main, {app, isCurrent}) {
       h('section', {class: 'card', 'aria-labelledby': 'h-recent'}, h('h2', {id: 'h-recent'}, 'Recently changed'),
         itemList(recentItems, 'Nothing yet.'))),
     h('p', {class: 'actions'},
-      h('a', {class: 'button primary', href: 'question/new'}, 'New SQL query'),
+      h('a', {class: 'button primary', href: 'question/new'}, 'New question'),
       h('a', {class: 'button', href: 'dashboard/new'}, 'New dashboard'),
       h('a', {class: 'button', href: 'browse'}, 'Browse data'),
       h('a', {class: 'button', href: 'trash'}, 'Trash')));

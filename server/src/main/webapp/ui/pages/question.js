@@ -325,6 +325,7 @@ export async function questionPage(main, {args, params, app, isCurrent}) {
       modeBox,
       h('div', {class: 'actions'}, runButton, cancelButton, h('button', {type: 'button', onclick: showSave}, card ? 'Save…' : 'Save as a question…'),
         card ? h('a', {class: 'button', href: 'dashboard/new?card=' + card.id}, 'Add to a new dashboard') : null,
+        card ? h('a', {class: 'button', href: 'question/' + card.id + '/sharing'}, 'Sharing and alerts') : null,
         card && canWrite ? h('button', {type: 'button', onclick: async () => {
           try {
             await put('card/' + card.id, {archived: true});
