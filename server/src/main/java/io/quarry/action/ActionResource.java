@@ -120,15 +120,37 @@ public final class ActionResource {
     static Object parameters(JsonNode json) {
         Body body = Body.of(json);
         if (json != null && json.isObject() && json.get("parameters") != null && json.get("parameters").isArray()) {
-            return Json.MAPPER.convertValue(json.get("parameters"), List.class);
+            return rowsOf(body, "parameters");
         }
         // Metabase's own bulk row endpoints (data editing) name the list "rows": taken as the same list
         if (json != null && json.isObject() && json.get("parameters") == null && json.get("rows") != null) {
-            return json.get("rows").isArray() ? Json.MAPPER.convertValue(json.get("rows"), List.class) : json.get("rows").toString();
+            return rowsOf(body, "rows");
         }
         Map<String, Object> parameters = body.optMap("parameters");
         body.throwIfInvalid();
         return parameters == null ? Map.of() : parameters;
+    }
+
+    /**
+     * A list of rows, each a map of parameter id to value; anything else is a 400 naming {@code parameters} (the
+     * name the error carries for Metabase's {@code rows} too).
+     */
+    private static List<Object> rowsOf(Body body, String key) {
+        JsonNode rows = body.get(key, Body.Kind.OBJECTS);
+        List<Object> result = new java.util.ArrayList<>();
+        for (JsonNode row : rows) {
+            if (!row.isObject()) {
+                body.addError("parameters", "nullable map or sequence of maps",
+                        "invalid type, received: " + row);
+                break;
+            }
+            result.add(Json.MAPPER.convertValue(row, Map.class));
+        }
+        if (!rows.isArray()) {
+            body.addError("parameters", "nullable map or sequence of maps", "invalid type, received: " + rows);
+        }
+        body.throwIfInvalid();
+        return result;
     }
 
     /** A query-string parameter holding a JSON object. */

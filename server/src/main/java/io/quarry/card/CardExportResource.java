@@ -81,8 +81,7 @@ public final class CardExportResource {
     private Response export(long id, ExportFormat format, JsonNode parameters, ObjectNode options) {
         Card card = cards.requireReadable(id, caller);
         ObjectNode request = CardService.queryRequest(card, parameters);
-        options.set("query", request);
-        ExportRequest export = ExportRequest.fromJson(options);
+        ExportRequest export = ExportRequest.withQuery(options, request);
         QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug(card.name));
         return QueryResponder.respond(runner.run(QueryRequest.download(caller, export.query(),
                 new QueryRequest.SavedCard(card.id, card.databaseId), download)));

@@ -190,6 +190,7 @@ public final class CardSeriesResource {
         if (query == null || !query.isObject()) {
             throw io.quarry.web.param.Validation.invalid("query", ParamRule.MAP, false, String.valueOf(json));
         }
+        io.quarry.qp.QueryBody.check(query);
         JsonNode source = query.path("query").path("source-table");
         Map<String, Object> out = relatedTo(source.canConvertToLong() && source.isNumber() ? source.asLong() : null, 0);
         out.put("dashboards", List.of());

@@ -19,7 +19,7 @@ public final class BodyRules {
 
     /** {@code [:maybe :string]}. */
     public static String optText(Body body, String key) {
-        JsonNode value = body.get(key);
+        JsonNode value = body.get(key, Body.Kind.STRING);
         if (value.isNull()) {
             return null;
         }
@@ -32,7 +32,7 @@ public final class BodyRules {
 
     /** {@code :string}, required. */
     public static String text(Body body, String key) {
-        JsonNode value = body.get(key);
+        JsonNode value = body.get(key, Body.Kind.STRING);
         if (value.isNull()) {
             body.addError(key, "string", "missing required key, received: nil");
             return null;
@@ -46,7 +46,7 @@ public final class BodyRules {
 
     /** {@code [:maybe :boolean]}: a JSON boolean. */
     public static Boolean optBoolean(Body body, String key) {
-        JsonNode value = body.get(key);
+        JsonNode value = body.get(key, Body.Kind.BOOLEAN);
         if (value.isNull()) {
             return null;
         }
@@ -64,7 +64,7 @@ public final class BodyRules {
     /** Dashboard parameters: a list of maps, each with a non-blank string {@code id} and a {@code type}. */
     @SuppressWarnings("unchecked")
     public static List<Map<String, Object>> optParameters(Body body, String key) {
-        JsonNode value = body.get(key);
+        JsonNode value = body.get(key, Body.Kind.OBJECTS);
         if (value.isNull()) {
             return null;
         }

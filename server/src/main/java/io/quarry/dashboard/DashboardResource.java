@@ -208,8 +208,7 @@ public final class DashboardResource {
 
     private Response export(long id, long dashcardId, long cardId, ExportFormat format, JsonNode parameters, ObjectNode options) {
         DashboardService.CardRun run = dashboards.cardRun(caller, id, dashcardId, cardId, parameters);
-        options.set("query", run.request());
-        ExportRequest export = ExportRequest.fromJson(options);
+        ExportRequest export = ExportRequest.withQuery(options, run.request());
         String slug = run.card().name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
         QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug.isEmpty() ? "query_result" : slug);
         return QueryResponder.respond(runner.run(QueryRequest.download(caller, export.query(),

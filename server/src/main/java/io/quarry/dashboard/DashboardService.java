@@ -391,7 +391,7 @@ public final class DashboardService implements Revertible {
     }
 
     private static Map<String, Object> embeddingParams(Body body) {
-        JsonNode value = body.get("embedding_params");
+        JsonNode value = body.get("embedding_params", Body.Kind.MAP);
         if (value.isNull()) {
             return null;
         }

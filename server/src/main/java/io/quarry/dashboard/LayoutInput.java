@@ -27,7 +27,7 @@ final class LayoutInput {
 
     /** Null when absent or null; otherwise the parsed dashcards (possibly partial when errors were recorded). */
     static List<DashcardIn> dashcards(Body body) {
-        JsonNode value = body.get("dashcards");
+        JsonNode value = body.get("dashcards", Body.Kind.OBJECTS);
         if (value.isNull()) {
             return null;
         }
@@ -106,7 +106,7 @@ final class LayoutInput {
     }
 
     static List<TabIn> tabs(Body body) {
-        JsonNode value = body.get("tabs");
+        JsonNode value = body.get("tabs", Body.Kind.OBJECTS);
         if (value.isNull()) {
             return null;
         }

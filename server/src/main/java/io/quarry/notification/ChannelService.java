@@ -181,7 +181,7 @@ public final class ChannelService {
 
     /** {@code type}: a namespaced channel type; only {@code channel/http} is known. */
     private static String type(Body body, boolean nullable) {
-        JsonNode value = body.get("type");
+        JsonNode value = body.get("type", Body.Kind.STRING);
         if (value.isNull() || value.isMissingNode()) {
             if (!nullable) {
                 body.addError("type", NAMESPACED, "missing required key, received: nil");
@@ -206,7 +206,7 @@ public final class ChannelService {
      * {@code method} (get, post, put).
      */
     private static Map<String, Object> details(Body body, String type, boolean shapeOnly) {
-        JsonNode value = body.get("details");
+        JsonNode value = body.get("details", Body.Kind.MAP);
         if (!value.isObject()) {
             body.addError("details", "Value must be a map.", value.isNull() || value.isMissingNode()
                     ? "missing required key, received: nil" : "invalid type, received: " + value);

@@ -55,7 +55,7 @@ final class PulseBodies {
 
     /** {@code cards}: a non-empty array of card entries; null when absent and {@code required} is false. */
     static List<CardSpec> cards(Body body, boolean required) {
-        JsonNode value = body.get("cards");
+        JsonNode value = body.get("cards", Body.Kind.OBJECTS);
         if (value.isNull() || value.isMissingNode()) {
             if (required) {
                 body.addError("cards", CARD_RULE, "missing required key, received: nil");
@@ -79,7 +79,7 @@ final class PulseBodies {
 
     /** {@code channels}: a non-empty array of channel entries, each checked (type, schedule, recipients, details). */
     static List<ChannelSpec> channels(Body body, boolean required) {
-        JsonNode value = body.get("channels");
+        JsonNode value = body.get("channels", Body.Kind.OBJECTS);
         if (value.isNull() || value.isMissingNode()) {
             if (required) {
                 body.addError("channels", CHANNELS_RULE, "missing required key, received: nil");
@@ -190,7 +190,7 @@ final class PulseBodies {
 
     /** {@code parameters}: a list of maps, each with a string {@code id}; null when absent. */
     static JsonNode parameters(Body body) {
-        JsonNode value = body.get("parameters");
+        JsonNode value = body.get("parameters", Body.Kind.OBJECTS);
         if (value.isNull() || value.isMissingNode()) {
             return null;
         }

@@ -568,7 +568,7 @@ public final class PulseService {
     }
 
     private static PulseBodies.CardSpec alertCard(Body body, boolean required) {
-        JsonNode value = body.get("card");
+        JsonNode value = body.get("card", Body.Kind.MAP);
         if (value.isNull() || value.isMissingNode()) {
             if (required) {
                 body.addError("card", PulseBodies.CARD_RULE, "missing required key, received: nil");

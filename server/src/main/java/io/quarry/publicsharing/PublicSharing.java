@@ -169,8 +169,7 @@ public final class PublicSharing {
 
     private Response export(QueryContext context, long cardId, Long databaseId, String name, ObjectNode query,
                             ExportFormat format, ObjectNode options) {
-        options.set("query", query);
-        ExportRequest export = ExportRequest.fromJson(options);
+        ExportRequest export = ExportRequest.withQuery(options, query);
         QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug(name));
         return PublicResults.respond(runner.run(QueryRequest.trusted(context, new QueryRequest.SavedCard(cardId, databaseId),
                 export.query(), null, download)));

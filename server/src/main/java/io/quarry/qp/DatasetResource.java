@@ -38,6 +38,7 @@ public final class DatasetResource {
     @POST
     @Access(Access.Level.USER)
     public Response run(JsonNode request) {
+        QueryBody.check(request);
         return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller, request)));
     }
 
@@ -46,6 +47,7 @@ public final class DatasetResource {
     @Path("pivot")
     @Access(Access.Level.USER)
     public Response pivot(JsonNode request) {
+        QueryBody.check(request);
         return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller, request).asPivot()));
     }
 
@@ -54,6 +56,7 @@ public final class DatasetResource {
     @Path("native")
     @Access(Access.Level.USER)
     public Response nativeForm(JsonNode request) {
+        QueryBody.check(request);
         try {
             QueryProcessor.Prepared prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
             return Response.ok(Map.of("query", prepared.compiled().sql(), "params", prepared.compiled().params().stream()

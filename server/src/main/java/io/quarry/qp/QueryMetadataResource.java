@@ -31,6 +31,7 @@ public final class QueryMetadataResource {
     @Path("query_metadata")
     @Access(Access.Level.USER)
     public Map<String, Object> queryMetadata(JsonNode request) {
+        QueryBody.check(request);
         return queryMetadata.of(request, caller);
     }
 }

@@ -115,13 +115,7 @@ public final class SetupResource {
         String invitedEmail = invite.optEmail("invited_email");
         String invitedFirstName = invite.optNonBlank("invited_first_name");
         String invitedLastName = invite.optNonBlank("invited_last_name");
-        body.throwIfInvalid();
-        user.throwIfInvalid();
-        prefs.throwIfInvalid();
-        invite.throwIfInvalid();
-        if (databaseBody != body) {
-            databaseBody.throwIfInvalid();
-        }
+        Body.throwIfInvalid(body, user, prefs, invite, databaseBody);
         setup.checkToken(token);
         setup.checkNotSetUp();
         passwords.requireValid("password", password);

@@ -166,7 +166,7 @@ public final class SnippetService {
 
     /** The name field: a string without {@code }} that does not start with whitespace. */
     private static String name(Body body, boolean nullable) {
-        JsonNode value = body.get("name");
+        JsonNode value = body.get("name", Body.Kind.STRING);
         if (value.isNull() || value.isMissingNode()) {
             if (!nullable) {
                 body.addError("name", NAME_RULE, "missing required key, received: nil");

@@ -55,7 +55,7 @@ public final class UtilResource {
     @Access(Access.Level.PUBLIC)
     public Map<String, Object> passwordCheck(JsonNode json) {
         Body body = Body.of(json);
-        JsonNode password = body.get("password");
+        JsonNode password = body.get("password", Body.Kind.STRING);
         if (!password.isTextual()) {
             // Metabase's schema for the field is ValidPassword, whose one message covers "missing" too.
             throw ApiException.invalidField("password", ParamRule.PASSWORD.message(false));

@@ -319,7 +319,7 @@ public final class MetadataService {
             }
         }
         if (body.hasValue("show_in_getting_started")) {
-            JsonNode value = body.get("show_in_getting_started");
+            JsonNode value = body.get("show_in_getting_started", Body.Kind.BOOLEAN);
             if (value.isBoolean()) {
                 changes.put("show_in_getting_started", value.asBoolean());
             } else {

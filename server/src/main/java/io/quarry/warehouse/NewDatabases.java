@@ -61,7 +61,7 @@ public final class NewDatabases {
 
     /** {@code engine}: a known engine key, else Metabase's "value must be a valid database engine.". */
     public static String engine(Body body, Drivers drivers, boolean nullable) {
-        JsonNode value = body.get("engine");
+        JsonNode value = body.get("engine", Body.Kind.STRING);
         if (value.isNull() || value.isMissingNode()) {
             if (!nullable) {
                 body.addError("engine", INVALID_ENGINE, "missing required key, received: nil");
@@ -78,7 +78,7 @@ public final class NewDatabases {
 
     /** {@code schedules}: a map whose {@code metadata_sync} and {@code cache_field_values} are valid schedule maps. */
     public static Map<String, Object> schedules(Body body) {
-        JsonNode value = body.get("schedules");
+        JsonNode value = body.get("schedules", Body.Kind.MAP);
         if (value.isNull() || value.isMissingNode()) {
             return null;
         }

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.core.Json;
 import io.quarry.boot.Resources;
 import io.quarry.testing.Api;
 import io.quarry.testing.AppDbSql;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestServer;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.param.Body;
 import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -52,7 +56,11 @@ import org.junit.jupiter.api.Test;
  *   <li>none of it is ever a 5xx, and afterwards the application database holds exactly what it held before (every
  *   table's rows compared, except the bookkeeping tables a request writes by itself).</li>
  * </ul>
- * The per-field property (a wrong type in each body field) is {@link BodyFieldTypesIT}'s.
+ * And the per-field property, over every body-taking method: the fields a method reads are learnt from its own
+ * validation as it runs (a {@link Body.Observer} sees every field a {@link Body} accessor reads, with the type it
+ * expects), so a field added to an endpoint later is swept without editing this test. For every such field, a value
+ * of the wrong JSON type and, for integers, an out-of-range one is a 400 whose {@code errors} names the field, never a
+ * 5xx, and the application database is unchanged afterwards. {@link BodyFieldTypesIT} adds read-backs per object.
  */
 class EveryResourceMethodIT {
     private static final String HUGE = "99999999999999999999";
@@ -71,6 +79,8 @@ class EveryResourceMethodIT {
 
     private static TestServer server;
     private static long cardId;
+    private static long databaseId;
+    private static long tableId;
     private static long dashboardId;
     private static long dashcardId;
     private static String publicCard;
@@ -89,10 +99,11 @@ class EveryResourceMethodIT {
         server = TestServer.start();
         anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
-        long database = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
+        long database = databaseId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
                 "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
                 .json().get("id").asLong();
         server.quarry().sync.syncInBackground(database).get();
+        tableId = admin.get(200, "table").json().get(0).get("id").asLong();
         cardId = admin.post(200, "card", Map.of("name", "Orders", "display", "table", "visualization_settings", Map.of(),
                 "dataset_query", Map.of("database", database, "type", "native", "native", Map.of("query", "SELECT 1"))))
                 .json().get("id").asLong();
@@ -122,6 +133,177 @@ class EveryResourceMethodIT {
         }
         all.sort(java.util.Comparator.comparing(Endpoint::label));
         return all;
+    }
+
+    /** One body field as an accessor read it: its parent path ({@code ""} or {@code "database."}), key and type. */
+    record Field(String at, String key, Body.Kind kind) {
+        String path() {
+            return at + key;
+        }
+    }
+
+    /** Records the fields read; in probe mode, stops the request at its first validity check, before any work. */
+    static final class Recorder implements Body.Observer {
+        final Set<Field> fields = java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
+        volatile boolean probing;
+
+        @Override
+        public void read(String at, String key, Body.Kind kind) {
+            fields.add(new Field(at, key, kind));
+        }
+
+        @Override
+        public void checking() {
+            if (probing) {
+                throw ApiException.invalidField(PROBE, "stopped by the test before any work");
+            }
+        }
+    }
+
+    private static final String PROBE = "quarry-test-probe";
+
+    /**
+     * Body-taking methods whose fields the sweep cannot learn, each for a reason and each with its own test of wrong
+     * types; they are not probed. The sweep fails when another method reads no field through {@link Body} (so a new
+     * endpoint cannot skip the typed accessors unnoticed) and when one of these no longer exists.
+     */
+    private static final Set<String> READ_ELSEWHERE = new java.util.TreeSet<>(Set.of(
+            // keyed by setting name, each value of the setting's own type: BodyFieldTypesIT.settingsOfEveryTypeRefuseTheWrongType
+            "PUT setting (SettingResource.writeMany)", "PUT setting/{key} (SettingResource.write)",
+            // keyed by group and database ids: BodyFieldTypesIT.dataPermissionGraph
+            "PUT permissions/graph (DataPermissionResource.put)",
+            // a list of [type, id] pairs: BodyFieldTypesIT.cardMoveAndTableBulkUpdateAndBookmarkOrderingRefuseWrongTypes
+            "PUT bookmark/ordering (BookmarkResource.ordering)",
+            // the sweep makes no action (its module's fixtures are ActionsIT's): the 404 of action 1 comes first
+            "PUT action/{id} (ActionResource.update)",
+            // the sweep's dashcard runs its card before the options are read: DashboardExportIT covers the options
+            "POST dashboard/{id}/dashcard/{dashcard-id}/card/{card-id}/query/{export-format: csv|json|xlsx|api} (DashboardResource.exportJson)"));
+
+    /**
+     * Bodies to discover fields with: {@code {}} for every method, and for the methods that read some fields only once
+     * others are present (the inner structure of a query, a nested database) bodies that get there.
+     */
+    private static List<ObjectNode> probeBodies(Endpoint endpoint) {
+        ObjectNode nativeQuery = Json.object();
+        nativeQuery.put("database", databaseId).put("type", "native").putObject("native").put("query", "SELECT 1")
+                .putObject("template-tags");
+        nativeQuery.putArray("parameters");
+        ObjectNode structured = Json.object();
+        structured.put("database", databaseId).put("type", "query").putObject("query").put("source-table", tableId);
+        List<ObjectNode> probes = new ArrayList<>(List.of(Json.object()));
+        switch (endpoint.verb() + " " + endpoint.template().replaceAll("\\{[^}]*}", "{}")) {
+            case "POST dataset", "POST dataset/pivot", "POST dataset/native", "POST dataset/query_metadata", "POST card/related" -> {
+                probes.add(nativeQuery);
+                probes.add(structured);
+            }
+            case "POST dataset/{}" -> {
+                probes.add(Json.object().<ObjectNode>set("query", nativeQuery));
+                probes.add(Json.object().<ObjectNode>set("query", structured));
+            }
+            case "POST setup" -> probes.add((ObjectNode) Json.object().set("database", Json.object().put("engine", "h2")));
+            case "POST database/validate" -> probes.add((ObjectNode) Json.object().set("details", Json.object().put("engine", "h2")));
+            default -> { }
+        }
+        return probes;
+    }
+
+    /** Values of the wrong JSON type for a kind, and for integers the out-of-range ones. */
+    private static List<Object> wrongValues(Field field) {
+        return switch (field.kind()) {
+            case BOOLEAN -> List.of("TRUE ", 1, Map.of());
+            case POS_INT -> field.key().equals("id") || field.key().endsWith("_id") || field.key().endsWith("-id")
+                    ? List.of("5", new java.math.BigInteger(HUGE), 1.5, true, 0, -3)
+                    : List.of("5", new java.math.BigInteger(HUGE), 1.5, true, 0, -3, 2147483648L);
+            case STRING -> List.of(42, true, List.of("x"), Map.of("a", 1));
+            case MAP -> List.of("x", List.of(1), 7);
+            case OBJECTS -> List.of("x", 7, List.of(7));
+        };
+    }
+
+    @Test
+    void everyBodyFieldOfEveryMethodRefusesTheWrongTypeAndChangesNothing() throws Exception {
+        Map<String, String> before = snapshot();
+        Recorder recorder = new Recorder();
+        Body.observe(recorder);
+        List<String> wrong = new ArrayList<>();
+        List<String> readNothing = new ArrayList<>();
+        List<String> listed = new ArrayList<>();
+        int swept = 0;
+        try {
+            for (Endpoint endpoint : endpoints()) {
+                Parameter body = bodyParameter(endpoint.method());
+                if (body == null || body.getType() != JsonNode.class) {
+                    continue; // no body, or form fields (strings by nature, decoded by the same accessors)
+                }
+                if (READ_ELSEWHERE.contains(endpoint.label())) {
+                    listed.add(endpoint.label()); // not probed: with no validity check to stop at, the probe would run it
+                    continue;
+                }
+                String url = fill(endpoint.template(), validPathValues(endpoint.template()));
+                Map<Field, ObjectNode> fields = new LinkedHashMap<>();
+                for (ObjectNode probe : probeBodies(endpoint)) {
+                    recorder.fields.clear();
+                    recorder.probing = true;
+                    Api.Res first = admin.call(endpoint.verb(), url, probe);
+                    recorder.probing = false;
+                    if (first.status() >= 500) {
+                        wrong.add(endpoint.label() + ": probe " + probe + " -> " + first.status() + " " + first.body());
+                    }
+                    for (Field field : new ArrayList<>(recorder.fields)) {
+                        fields.putIfAbsent(field, probe);
+                    }
+                }
+                System.out.println("body fields of " + endpoint.label() + ": " + fields.keySet());
+                if (fields.isEmpty()) {
+                    readNothing.add(endpoint.label());
+                }
+                for (Map.Entry<Field, ObjectNode> entry : fields.entrySet()) {
+                    Field field = entry.getKey();
+                    ObjectNode probe = entry.getValue();
+                    if (field.at().contains("[]")) {
+                        continue; // inside list elements: each list's own elements are checked by its owner's test
+                    }
+                    swept++;
+                    for (Object bad : wrongValues(field)) {
+                        ObjectNode sent = probe.deepCopy();
+                        put(sent, field, bad);
+                        Api.Res res = admin.call(endpoint.verb(), url, sent);
+                        // behind a public link every refusal is Metabase's plain 400 "An error occurred.", naming nothing
+                        boolean named = errorsName(res, field.key())
+                                || endpoint.template().startsWith("public/") && res.body().equals("An error occurred.");
+                        if (res.status() != 400 || !named) {
+                            wrong.add(endpoint.label() + " field " + field.path() + " (" + field.kind() + "): " + Json.write(sent)
+                                    + " -> " + res.status() + " " + res.body().substring(0, Math.min(200, res.body().length())));
+                        }
+                    }
+                }
+            }
+        } finally {
+            Body.observe(null);
+        }
+        assertEquals(List.of(), readNothing, "body-taking methods that read no field through Body");
+        assertEquals(READ_ELSEWHERE, new java.util.TreeSet<>(listed), "methods listed in READ_ELSEWHERE that no longer exist");
+        assertEquals(List.of(), wrong, "answers to a wrong body field");
+        Map<String, String> after = snapshot();
+        List<String> changed = new ArrayList<>();
+        before.forEach((table, rows) -> {
+            if (!rows.equals(after.get(table))) {
+                changed.add(table + ":\n" + rows + "\n->\n" + after.get(table));
+            }
+        });
+        assertEquals(List.of(), changed, "a refused body changed the application database");
+        assertTrue(swept > 300, swept + " fields swept");
+    }
+
+    /** Sets {@code value} at the field's path, making the parent objects it needs. */
+    private static void put(ObjectNode body, Field field, Object value) {
+        ObjectNode parent = body;
+        for (String step : field.at().split("\\.")) {
+            if (!step.isEmpty()) {
+                parent = parent.get(step) instanceof ObjectNode inner ? inner : parent.putObject(step);
+            }
+        }
+        parent.set(field.key(), Json.MAPPER.valueToTree(value));
     }
 
     @Test
@@ -218,7 +400,7 @@ class EveryResourceMethodIT {
     private static boolean errorsName(Api.Res res, String field) {
         try {
             return res.json().path("errors").has(field);
-        } catch (RuntimeException notJson) {
+        } catch (RuntimeException | AssertionError notJson) {
             return false;
         }
     }

@@ -3,6 +3,7 @@ package io.quarry.qp.export;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.core.Json;
+import io.quarry.qp.QueryBody;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;
@@ -25,13 +26,35 @@ public record ExportRequest(ObjectNode query, Options options) {
 
     public static ExportRequest fromJson(JsonNode json) {
         Body body = Body.of(json);
+        Body[] queryParts = body.get("query").isObject() ? QueryBody.check(body.nested("query")) : new Body[0];
         ObjectNode query = query(body);
+        if (queryParts.length == 0 && query != null) {
+            queryParts = QueryBody.check(Body.of(query)); // the query sent as a string of JSON (form fields)
+        }
+        Options options = options(body);
+        Body[] all = java.util.Arrays.copyOf(queryParts, queryParts.length + 1);
+        all[queryParts.length] = body;
+        Body.throwIfInvalid(all);
+        return new ExportRequest(query, options);
+    }
+
+    /** The options of a saved card's download: {@code query} is the card's own; the body's options are checked. */
+    public static ExportRequest withQuery(JsonNode json, ObjectNode query) {
+        Body body = Body.of(json);
+        Options options = options(body);
+        body.throwIfInvalid();
+        return new ExportRequest(query, options);
+    }
+
+    private static Options options(Body body) {
         boolean formatRows = bool(body, "format_rows");
         boolean pivot = bool(body, "pivot_results");
         boolean bom = bool(body, "csv_include_bom");
-        jsonValue(body, "visualization_settings");
-        body.throwIfInvalid();
-        return new ExportRequest(query, new Options(formatRows, pivot, bom));
+        JsonNode settings = jsonValue(body, "visualization_settings");
+        if (settings != null && !settings.isObject()) {
+            body.addError("visualization_settings", ParamRule.MAP.message(true), ParamRule.MAP.specific(settings.toString()));
+        }
+        return new Options(formatRows, pivot, bom);
     }
 
     /** Form fields are all text: JSON values arrive as JSON strings, booleans as "true"/"false". */
@@ -64,7 +87,7 @@ public record ExportRequest(ObjectNode query, Options options) {
 
     /** A value given as JSON or as a string of JSON; null when absent or unparseable (which records an error). */
     private static JsonNode jsonValue(Body body, String key) {
-        JsonNode value = body.get(key);
+        JsonNode value = body.get(key, Body.Kind.MAP);
         if (value.isNull() || value.isMissingNode()) {
             return null;
         }
@@ -80,14 +103,15 @@ public record ExportRequest(ObjectNode query, Options options) {
     }
 
     private static boolean bool(Body body, String key) {
-        JsonNode value = body.get(key);
+        JsonNode value = body.get(key, Body.Kind.BOOLEAN);
         if (value.isNull() || value.isMissingNode()) {
             return false;
         }
         if (value.isBoolean()) {
             return value.asBoolean();
         }
-        Boolean parsed = value.isTextual() ? Validation.parseBoolStr(value.asText()) : null;
+        Boolean parsed = value.isTextual() && value.asText().equals(value.asText().strip())
+                ? Validation.parseBoolStr(value.asText()) : null;
         if (parsed == null) {
             body.addError(key, ParamRule.BOOL_STR.message(false), ParamRule.BOOL_STR.specific(value.isTextual() ? value.asText() : value));
             return false;

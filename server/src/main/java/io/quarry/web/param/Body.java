@@ -31,16 +31,48 @@ public final class Body {
     private final JsonNode node;
     /** Form fields: every value is a string that the accessor decodes by its type, as Metabase's schemas do. */
     private final boolean form;
+    /** Where this body sits in the request body: "" at the top, {@code "database."} for a nested one. */
+    private final String at;
     private final Map<String, Object> errors = new LinkedHashMap<>();
     private final Map<String, List<String>> specific = new LinkedHashMap<>();
 
-    private Body(JsonNode node) {
-        this(node, false);
+    /** The JSON type an accessor expects of a field. */
+    public enum Kind { BOOLEAN, POS_INT, STRING, MAP, OBJECTS }
+
+    /**
+     * Told of every field an accessor reads (its path, key and expected type) and of every {@link #throwIfInvalid()}:
+     * the declarations the endpoints validate with, as they run. The property test over every resource method
+     * ({@code EveryResourceMethodIT}) learns each method's body fields from it, so a field added later is swept without
+     * editing the test. None is installed in production.
+     */
+    public interface Observer {
+        void read(String at, String key, Kind kind);
+
+        void checking();
     }
 
-    private Body(JsonNode node, boolean form) {
+    private static volatile Observer observer;
+
+    /** Installs (or, with null, removes) the one observer. */
+    public static void observe(Observer newObserver) {
+        observer = newObserver;
+    }
+
+    private Body(JsonNode node) {
+        this(node, false, "");
+    }
+
+    private Body(JsonNode node, boolean form, String at) {
         this.node = node;
         this.form = form;
+        this.at = at;
+    }
+
+    private void seen(String key, Kind kind) {
+        Observer current = observer;
+        if (current != null) {
+            current.read(at, key, kind);
+        }
     }
 
     /** A body; a missing body counts as {@code {}}, and anything but an object is a 400. */
@@ -51,7 +83,7 @@ public final class Body {
         if (!node.isObject()) {
             throw ApiException.invalidField("body", ParamRule.MAP.message(false));
         }
-        return new Body(node, node instanceof FormFields);
+        return new Body(node, node instanceof FormFields, "");
     }
 
     public JsonNode raw() {
@@ -78,16 +110,23 @@ public final class Body {
         return value == null ? NullNode.instance : value;
     }
 
+    /** The raw value of a field its caller checks by hand as {@code kind} (told to the {@link Observer}). */
+    public JsonNode get(String key, Kind kind) {
+        seen(key, kind);
+        return get(key);
+    }
+
     public Body nested(String key) {
+        seen(key, Kind.MAP);
         JsonNode value = node.get(key);
         if (value == null || value.isNull()) {
-            return new Body(Json.object());
+            return new Body(Json.object(), false, at + key + ".");
         }
         if (!value.isObject()) {
             fail(key, ParamRule.MAP, true, value);
-            return new Body(Json.object());
+            return new Body(Json.object(), false, at + key + ".");
         }
-        return new Body(value);
+        return new Body(value, false, at + key + ".");
     }
 
     // --- strings -------------------------------------------------------------------------------------------------
@@ -127,6 +166,7 @@ public final class Body {
     }
 
     public String enumOf(String key, boolean nullable, String... allowed) {
+        seen(key, Kind.STRING);
         Set<String> set = Set.of(allowed);
         JsonNode value = node.get(key);
         if (isNull(value)) {
@@ -144,6 +184,7 @@ public final class Body {
     }
 
     private String string(String key, boolean nullable, ParamRule rule, Predicate<String> ok) {
+        seen(key, Kind.STRING);
         JsonNode value = node.get(key);
         if (isNull(value)) {
             if (!nullable) {
@@ -169,6 +210,7 @@ public final class Body {
     }
 
     private Long posInt(String key, boolean nullable) {
+        seen(key, Kind.POS_INT);
         JsonNode value = node.get(key);
         if (isNull(value)) {
             if (!nullable) {
@@ -216,6 +258,7 @@ public final class Body {
     }
 
     public Boolean bool(String key, boolean nullable) {
+        seen(key, Kind.BOOLEAN);
         JsonNode value = node.get(key);
         if (isNull(value)) {
             if (!nullable) {
@@ -236,6 +279,7 @@ public final class Body {
     // --- structures ------------------------------------------------------------------------------------------------
 
     public Map<String, Object> optMap(String key) {
+        seen(key, Kind.MAP);
         JsonNode value = node.get(key);
         if (isNull(value)) {
             return null;
@@ -248,6 +292,7 @@ public final class Body {
     }
 
     public Map<String, Object> map(String key) {
+        seen(key, Kind.MAP);
         JsonNode value = node.get(key);
         if (isNull(value)) {
             missing(key, ParamRule.MAP.message(false));
@@ -262,6 +307,7 @@ public final class Body {
 
     /** An array of objects; each element is handed back as a Body so callers can validate its keys. */
     public List<Body> optObjects(String key, String elementMessage) {
+        seen(key, Kind.OBJECTS);
         JsonNode value = node.get(key);
         if (isNull(value)) {
             return null;
@@ -276,7 +322,7 @@ public final class Body {
                 addError(key, "nullable " + elementMessage, "invalid type, received: " + ParamRule.render(plain(element)));
                 return null;
             }
-            result.add(new Body(element));
+            result.add(new Body(element, false, at + key + "[]."));
         }
         return result;
     }
@@ -294,9 +340,23 @@ public final class Body {
     }
 
     public void throwIfInvalid() {
+        Observer current = observer;
+        if (current != null) {
+            current.checking();
+        }
         if (!errors.isEmpty()) {
             throw ApiException.withErrors(400, errors, specific);
         }
+    }
+
+    /** One 400 naming every bad field of several bodies read from one request (a body and its nested parts). */
+    public static void throwIfInvalid(Body... bodies) {
+        Body all = new Body(Json.object());
+        for (Body body : bodies) {
+            body.errors.forEach(all.errors::putIfAbsent);
+            body.specific.forEach((key, messages) -> all.specific.computeIfAbsent(key, k -> new ArrayList<>()).addAll(messages));
+        }
+        all.throwIfInvalid();
     }
 
     private void fail(String key, ParamRule rule, boolean nullable, JsonNode value) {

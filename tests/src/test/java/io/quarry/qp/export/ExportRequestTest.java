@@ -62,6 +62,16 @@ class ExportRequestTest {
         ApiException array = assertThrows(ApiException.class, () -> ExportRequest.fromJson(json("{\"query\":[1]}")));
         assertTrue(Json.write(array.body()).contains("\"query\""));
         assertThrows(ApiException.class, () -> ExportRequest.fromJson(json("[1]")));
+        // a padded boolean string and a settings value that is no map are refused, as Body's accessors refuse them
+        ApiException padded = assertThrows(ApiException.class, () -> ExportRequest.fromJson(json(
+                "{\"query\":" + QUERY + ",\"format_rows\":\"TRUE \",\"visualization_settings\":[1]}")));
+        String paddedBody = Json.write(padded.body());
+        assertTrue(paddedBody.contains("\"format_rows\"") && paddedBody.contains("\"visualization_settings\""), paddedBody);
+        // the query's own fields are typed too, named inside the query
+        ApiException database = assertThrows(ApiException.class, () -> ExportRequest.fromJson(json(
+                "{\"query\":{\"database\":\"1\",\"type\":\"native\",\"native\":{\"query\":7}}}")));
+        String databaseBody = Json.write(database.body());
+        assertTrue(databaseBody.contains("\"database\"") && databaseBody.contains("\"query\""), databaseBody);
     }
 
     @Test
