@@ -152,9 +152,9 @@ public final class ThroughputBenchmark {
         double jdbc = rawJdbc(SECONDS);
         System.out.printf(Locale.ROOT, "card query: %s%nhealth:     %s%nraw JDBC SELECT 1, %d threads: %.0f queries/s%n", card, health,
                 CONNECTIONS, jdbc);
-        // what one request costs this JVM, whatever else the machine is doing: CPU (every thread, GC and JIT included)
+        // what one request costs this JVM: CPU (every thread, GC and JIT included; it still grows on a loaded machine)
         // and bytes allocated (threads alive at the end), divided by the requests wrk counted
-        results.add(String.format(Locale.ROOT, "RESULT cost per request (Quarry's JVM; load-independent): card query %.0f us CPU, "
+        results.add(String.format(Locale.ROOT, "RESULT cost per request (Quarry's JVM; allocation does not depend on the load, CPU less than req/s): card query %.0f us CPU, "
                         + "%.1f KB allocated; health %.0f us CPU, %.1f KB allocated; CPU ratio card/health %.2f",
                 cardCost.cpuNanos / 1e3 / card.requests, cardCost.allocated / 1024.0 / card.requests,
                 healthCost.cpuNanos / 1e3 / health.requests, healthCost.allocated / 1024.0 / health.requests,
