@@ -15,9 +15,11 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,8 +81,13 @@ public final class Analyzer {
         int classified = 0;
         int classifyFailed = 0;
         List<Field> changed = new ArrayList<>();
+        // first analyses of fields of empty tables, by the semantic type they get: one UPDATE per type and chunk of
+        // ids instead of one per field (a new database of empty tables is mostly these)
+        Map<String, List<Long>> analyzedWithoutData = new LinkedHashMap<>();
         OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
         try (Connection connection = fieldsByTable.isEmpty() ? null : databases.connect(database)) {
+            Set<Long> emptyTables = fieldsByTable.isEmpty() ? Set.of()
+                    : emptyTables(connection, dialect, tables.stream().filter(t -> fieldsByTable.containsKey(t.id)).toList());
             for (Table table : tables) {
                 List<Field> fields = fieldsByTable.get(table.id);
                 if (fields == null || fields.isEmpty()) {
@@ -89,7 +96,7 @@ public final class Analyzer {
                 attempted += fields.size();
                 List<List<Object>> samples;
                 try {
-                    samples = sample(connection, dialect, table, fields);
+                    samples = emptyTables.contains(table.id) ? noRows(fields.size()) : sample(connection, dialect, table, fields);
                 } catch (SQLException e) {
                     log.warn("Could not sample {}.{} of database {}: {}", table.schemaName, table.name, database.id, e.getMessage());
                     failed += fields.size();
@@ -110,7 +117,7 @@ public final class Analyzer {
                             if (firstAnalysis) {
                                 field.semanticType = field.semanticType != null ? field.semanticType : byName;
                                 field.lastAnalyzed = now;
-                                changed.add(field);
+                                analyzedWithoutData.computeIfAbsent(field.semanticType, k -> new ArrayList<>()).add(field.id);
                             }
                             continue;
                         }
@@ -132,16 +139,70 @@ public final class Analyzer {
                 }
             }
         }
-        if (!changed.isEmpty()) {
+        if (!changed.isEmpty() || !analyzedWithoutData.isEmpty()) {
             db.batch(session -> {
                 SyncMapper mapper = session.getMapper(SyncMapper.class);
                 for (Field field : changed) {
                     mapper.saveAnalysis(field);
                 }
+                for (Map.Entry<String, List<Long>> group : analyzedWithoutData.entrySet()) {
+                    for (List<Long> ids : SchemaSync.chunks(group.getValue())) {
+                        mapper.saveAnalysisWithoutData(ids, group.getKey(), now);
+                    }
+                }
                 return null;
             });
         }
         return new Summary(attempted, updated, noData, failed, classified, classifyFailed);
+    }
+
+    /** Tables per probe query of {@link #emptyTables}. */
+    static final int PROBE_CHUNK = 100;
+
+    /**
+     * The tables that have no rows, asked {@value #PROBE_CHUNK} tables per query ({@code SELECT k FROM (SELECT 1 FROM
+     * t LIMIT 1) UNION ALL ...}) so that a database of many empty tables (a new one, typically) costs a few round trips
+     * instead of one sampling query per table. Only an optimisation: a probe the database refuses (a table it may not
+     * read, an engine without this SQL) just leaves its tables to be sampled one by one, as before.
+     */
+    static Set<Long> emptyTables(Connection connection, SqlDialect dialect, List<Table> tables) {
+        Set<Long> empty = new HashSet<>();
+        for (List<Table> chunk : SchemaSync.chunks(tables, PROBE_CHUNK)) {
+            StringBuilder sql = new StringBuilder();
+            for (int i = 0; i < chunk.size(); i++) {
+                Table table = chunk.get(i);
+                sql.append(i == 0 ? "" : " UNION ALL ").append("SELECT ").append(i).append(" AS k FROM (SELECT 1 AS one FROM ")
+                        .append(dialect.qualify(table.schemaName, table.name)).append(' ').append(dialect.limit(1))
+                        .append(") q").append(i);
+            }
+            boolean[] hasRows = new boolean[chunk.size()];
+            try (Statement statement = connection.createStatement()) {
+                statement.setQueryTimeout(300);
+                try (ResultSet rs = statement.executeQuery(sql.toString())) {
+                    while (rs.next()) {
+                        hasRows[rs.getInt(1)] = true;
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                log.debug("Could not probe {} tables for rows, sampling them one by one: {}", chunk.size(), e.getMessage());
+                continue;
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                if (!hasRows[i]) {
+                    empty.add(chunk.get(i).id);
+                }
+            }
+        }
+        return empty;
+    }
+
+    /** The sample of a table without rows: an empty list per field. */
+    private static List<List<Object>> noRows(int fields) {
+        List<List<Object>> values = new ArrayList<>();
+        for (int i = 0; i < fields; i++) {
+            values.add(new ArrayList<>());
+        }
+        return values;
     }
 
     /** One list of sampled values per field, in the fields' order. */

@@ -374,9 +374,13 @@ public final class SchemaSync {
     }
 
     static <T> List<List<T>> chunks(List<T> items) {
+        return chunks(items, CHUNK);
+    }
+
+    static <T> List<List<T>> chunks(List<T> items, int size) {
         List<List<T>> out = new ArrayList<>();
-        for (int i = 0; i < items.size(); i += CHUNK) {
-            out.add(items.subList(i, Math.min(items.size(), i + CHUNK)));
+        for (int i = 0; i < items.size(); i += size) {
+            out.add(items.subList(i, Math.min(items.size(), i + size)));
         }
         return out;
     }

@@ -25,6 +25,13 @@ public interface SyncMapper {
     /** What analysis learned about one field. */
     int saveAnalysis(Field field);
 
+    /**
+     * A first analysis of fields whose table had no rows: only when they were analysed and their semantic type (the
+     * name-based one, or the one they had) change, for many fields in one statement.
+     */
+    int saveAnalysisWithoutData(@Param("ids") Collection<Long> ids, @Param("semanticType") String semanticType,
+                                @Param("now") OffsetDateTime now);
+
     /** Sets the initial sync status of a database's tables that have status {@code from} ({@code null}: all). */
     int setTablesSyncStatus(@Param("dbId") long dbId, @Param("from") String from, @Param("to") String to);
 
