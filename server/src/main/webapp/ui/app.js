@@ -3,7 +3,7 @@ import {get, del, ApiError} from './api.js';
 import {setupPage} from './pages/setup.js';
 import {loginPage, forgotPage, resetPage} from './pages/auth.js';
 import {homePage, collectionPage, searchPage, trashPage} from './pages/home.js';
-import {browsePage, databasePage, tablePage} from './pages/browse.js';
+import {browsePage, databasePage, schemaPage, tablePage} from './pages/browse.js';
 import {questionPage} from './pages/question.js';
 import {dashboardPage, newDashboardPage, publicDashboardPage, publicQuestionPage, embedDashboardPage} from './pages/dashboard.js';
 import {questionSharingPage} from './pages/dash-share.js';
@@ -23,6 +23,7 @@ const routes = [
   [/^trash$/, trashPage],
   [/^browse$/, browsePage],
   [/^browse\/(\d+)$/, databasePage],
+  [/^browse\/(\d+)\/schema\/([^/]+)$/, schemaPage],
   [/^table\/(\d+)$/, tablePage],
   [/^question\/new$/, questionPage],
   [/^question\/(\d+)$/, questionPage],

@@ -11,16 +11,38 @@ export async function browsePage(main) {
       : h('p', {class: 'muted'}, 'No databases yet. An administrator can add one.')));
 }
 
+// A database with one schema lists its tables; with several, its schemas first (as Metabase's browser does).
 export async function databasePage(main, {args}) {
-  const db = await get(`database/${args[0]}?include=tables`);
-  const tables = (db.tables || []).filter((t) => t.visibility_type == null).sort((a, b) => (a.schema || '').localeCompare(b.schema || '') || a.display_name.localeCompare(b.display_name));
-  mount(main, h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'}, h('a', {href: 'browse'}, 'Databases'), ' / '),
-    h('h1', {}, db.name),
-    h('p', {}, h('a', {class: 'button', href: 'question/new?db=' + db.id}, 'New SQL query on this database')),
-    h('section', {class: 'card'}, tables.length ? h('ul', {class: 'items'}, tables.map((t) => h('li', {},
+  const db = await get(`database/${args[0]}`);
+  const schemas = await get(`database/${args[0]}/schemas`);
+  const crumbs = h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'}, h('a', {href: 'browse'}, 'Databases'), ' / ');
+  const newQuery = h('p', {}, h('a', {class: 'button', href: 'question/new?db=' + db.id}, 'New SQL query on this database'));
+  if (schemas.length > 1) {
+    mount(main, crumbs, h('h1', {}, db.name), newQuery,
+      h('section', {class: 'card'}, h('h2', {}, 'Schemas'), h('ul', {class: 'items'}, schemas.map((schema) => h('li', {},
+        h('span', {class: 'icon', 'aria-hidden': 'true'}, '▤'),
+        h('a', {href: `browse/${db.id}/schema/${encodeURIComponent(schema)}`}, schema))))));
+    return;
+  }
+  const tables = schemas.length ? await get(`database/${db.id}/schema/${encodeURIComponent(schemas[0])}`) : [];
+  mount(main, crumbs, h('h1', {}, db.name), newQuery, tableList(db, tables));
+}
+
+export async function schemaPage(main, {args}) {
+  const db = await get(`database/${args[0]}`);
+  const schema = args[1];
+  const tables = await get(`database/${db.id}/schema/${encodeURIComponent(schema)}`);
+  mount(main, h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'}, h('a', {href: 'browse'}, 'Databases'), ' / ',
+      h('a', {href: 'browse/' + db.id}, db.name), ' / '),
+    h('h1', {}, schema), tableList(db, tables));
+}
+
+function tableList(db, all) {
+  const tables = all.filter((t) => t.visibility_type == null).sort((a, b) => a.display_name.localeCompare(b.display_name));
+  return h('section', {class: 'card'}, tables.length ? h('ul', {class: 'items'}, tables.map((t) => h('li', {},
       h('span', {class: 'icon', 'aria-hidden': 'true'}, '☷'), h('a', {href: 'table/' + t.id}, t.display_name),
       h('span', {class: 'muted kind'}, t.schema || ''), t.description ? h('span', {class: 'muted desc'}, t.description) : null)))
-      : h('p', {class: 'muted'}, db.initial_sync_status === 'complete' ? 'No tables.' : 'The database is still being scanned; come back in a moment.')));
+    : h('p', {class: 'muted'}, db.initial_sync_status === 'complete' ? 'No tables.' : 'The database is still being scanned; come back in a moment.'));
 }
 
 export async function tablePage(main, {args}) {

@@ -335,6 +335,8 @@ class AdminUiIT {
     @Order(6)
     void editsADatabaseChecksItAndSyncsItNow() throws Exception {
         TargetDatabases.h2Execute(shop, "CREATE TABLE REFUNDS (ID BIGINT PRIMARY KEY, AMOUNT DOUBLE PRECISION)");
+        TargetDatabases.h2Execute(shop, "CREATE SCHEMA ARCHIVE");
+        TargetDatabases.h2Execute(shop, "CREATE TABLE ARCHIVE.OLD_ORDERS (ID BIGINT PRIMARY KEY)");
         chrome.go("admin/databases");
         waitText("h1", "Databases");
         chrome.link("Shop").click();
@@ -352,6 +354,16 @@ class AdminUiIT {
         click(By.xpath("//button[.='Re-scan field values']"));
         waitText("main", "Re-scan of field values started.");
         chrome.shot("admin-12-database");
+
+        // with two schemas, browsing the database lists the schemas first, then a schema's tables
+        new WebDriverWait(chrome.driver, Duration.ofSeconds(60)).until(d ->
+                admin.get(200, "database/" + shopId + "/metadata").body().contains("\"OLD_ORDERS\""));
+        chrome.go("browse/" + shopId);
+        waitText("main h2", "Schemas");
+        chrome.link("ARCHIVE").click();
+        chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "ARCHIVE"));
+        waitText("main", "Old Orders");
+        assertFalse(chrome.text("main").contains("Refunds"), "a schema's page lists only its own tables");
 
         // a second database (the Sample) is added from the new-database page, then removed after a confirmation
         chrome.go("admin/databases/new");
