@@ -253,34 +253,34 @@ final class AggregationCompiler {
      * is the plain aggregate.
      */
     private Sql cumulative(Sql aggregate) {
-        if (scope.breakoutRefs.isEmpty()) {
+        if (scope.grouping.breakoutRefs().isEmpty()) {
             return aggregate;
         }
-        int main = scope.breakoutRefs.size() - 1;
+        int main = scope.grouping.breakoutRefs().size() - 1;
         TemporalUnit finest = null;
-        for (int i = 0; i < scope.breakoutCols.size(); i++) {
-            TemporalUnit u = scope.breakoutCols.get(i).unit;
+        for (int i = 0; i < scope.grouping.breakoutCols().size(); i++) {
+            TemporalUnit u = scope.grouping.breakoutCols().get(i).unit;
             if (u != null && u.truncates() && (finest == null || u.ordinal() < finest.ordinal())) {
                 finest = u;
                 main = i;
             }
         }
         List<Sql> partition = new ArrayList<>();
-        for (int i = 0; i < scope.breakoutRefs.size(); i++) {
+        for (int i = 0; i < scope.grouping.breakoutRefs().size(); i++) {
             if (i != main) {
-                partition.add(scope.breakoutRefs.get(i));
+                partition.add(scope.grouping.breakoutRefs().get(i));
             }
         }
         List<Sql> orderBy = new ArrayList<>();
         boolean mainOrdered = false;
-        for (OrderEntry e : scope.order) {
+        for (OrderEntry e : scope.grouping.order()) {
             if (e.breakout() >= 0) {
-                orderBy.add(Sql.format("%s " + e.direction(), scope.breakoutRefs.get(e.breakout())));
+                orderBy.add(Sql.format("%s " + e.direction(), scope.grouping.breakoutRefs().get(e.breakout())));
                 mainOrdered |= e.breakout() == main;
             }
         }
         if (!mainOrdered) {
-            orderBy.add(Sql.format("%s ASC", scope.breakoutRefs.get(main)));
+            orderBy.add(Sql.format("%s ASC", scope.grouping.breakoutRefs().get(main)));
         }
         Sql over = partition.isEmpty() ? Sql.format("ORDER BY %s", Sql.join(", ", orderBy))
                 : Sql.format("PARTITION BY %s ORDER BY %s", Sql.join(", ", partition), Sql.join(", ", orderBy));
@@ -290,7 +290,7 @@ final class AggregationCompiler {
     /** How an aggregation's argument reads in a display name ("Total", "Product → Price", "my expression"). */
     private String display(Object clause) {
         if (clause instanceof List<?> l && !l.isEmpty() && ("field".equals(l.get(0)) || "expression".equals(l.get(0)))) {
-            return scope.withoutNest(() -> scope.columnCompiler.column(l).displayName);
+            return scope.unnested().columnCompiler.column(l).displayName;
         }
         if (clause instanceof List<?> l && !l.isEmpty() && Set.of("+", "-", "*", "/").contains(String.valueOf(l.get(0)))) {
             List<String> parts = new ArrayList<>();

@@ -276,8 +276,11 @@ final class ColumnCompiler {
         return col;
     }
 
-    /** A field of another table reached through a foreign key ({@code source-field}): a LEFT JOIN added once. */
-    private Col implicitColumn(Object idOrName, Object sourceFieldId, String fkJoinAlias) {
+    /**
+     * The LEFT JOIN a field reference's {@code source-field} (and {@code source-field-join-alias}) needs: the foreign
+     * key's column (never the inner column of a nest) equal to the target table's primary key.
+     */
+    Implicit implicitJoin(Object sourceFieldId, String fkJoinAlias) {
         if (!(sourceFieldId instanceof Number fkId)) {
             throw invalid("\"source-field\" must be the id of a foreign key field.");
         }
@@ -288,14 +291,29 @@ final class ColumnCompiler {
         Field pk = scope.requireField(fk.fkTargetFieldId);
         Table target = scope.requireTable(pk.tableId);
         String alias = target.name + "__via__" + fk.name + (fkJoinAlias == null ? "" : "__via__" + fkJoinAlias);
-        if (!scope.implicitJoins.containsKey(alias)) {
-            Sql fkSql = scope.withoutNest(() -> {
-                Col fkCol = fkJoinAlias != null && scope.joins.containsKey(fkJoinAlias)
-                        ? joinColumn(scope.joins.get(fkJoinAlias), fk.id, Map.of()) : mainColumn(fk.id, fkJoinAlias, Map.of());
-                return fkCol.sql;
-            });
-            scope.implicitJoins.put(alias, new Implicit(alias, target, pk, fkSql));
+        Implicit known = scope.implicitJoins.get(alias);
+        if (known != null) {
+            return known;
         }
+        ColumnCompiler flat = scope.unnested().columnCompiler;
+        Col fkCol = fkJoinAlias != null && scope.joins.containsKey(fkJoinAlias)
+                ? flat.joinColumn(scope.joins.get(fkJoinAlias), fk.id, Map.of()) : flat.mainColumn(fk.id, fkJoinAlias, Map.of());
+        return new Implicit(alias, target, pk, fkCol.sql);
+    }
+
+    /**
+     * A field of another table reached through a foreign key ({@code source-field}), read through its LEFT JOIN, which
+     * {@link ImplicitJoins} put in the scope before compiling.
+     */
+    private Col implicitColumn(Object idOrName, Object sourceFieldId, String fkJoinAlias) {
+        Implicit join = implicitJoin(sourceFieldId, fkJoinAlias);
+        if (!scope.implicitJoins.containsKey(join.alias())) {
+            throw new IllegalStateException("The implicit join " + join.alias() + " was not collected before compiling.");
+        }
+        String alias = join.alias();
+        Table target = join.target();
+        Field fk = scope.requireField((Number) sourceFieldId);
+        Number fkId = (Number) sourceFieldId;
         Field f;
         if (idOrName instanceof Number id) {
             f = scope.requireField(id);
@@ -327,24 +345,20 @@ final class ColumnCompiler {
         if (!scope.expressions.containsKey(name)) {
             throw invalid("No expression named \"" + name + "\".");
         }
-        if (!scope.expanding.add(name)) {
+        if (scope.expanding.contains(name)) {
             throw invalid("The expression \"" + name + "\" refers to itself.");
         }
-        try {
-            Typed t = scope.expressionCompiler.expr(scope.expressions.get(name));
-            Col c = new Col();
-            c.sql = t.sql();
-            c.name = name;
-            c.alias = name;
-            c.displayName = name;
-            c.baseType = t.type();
-            c.effectiveType = t.type();
-            c.fieldRef = ref("expression", name);
-            c.expression = true;
-            return c;
-        } finally {
-            scope.expanding.remove(name);
-        }
+        Typed t = scope.expanding(name).expressionCompiler.expr(scope.expressions.get(name));
+        Col c = new Col();
+        c.sql = t.sql();
+        c.name = name;
+        c.alias = name;
+        c.displayName = name;
+        c.baseType = t.type();
+        c.effectiveType = t.type();
+        c.fieldRef = ref("expression", name);
+        c.expression = true;
+        return c;
     }
 
     private Sql coerce(Field f, Sql sql) {

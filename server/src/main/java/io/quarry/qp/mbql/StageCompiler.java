@@ -10,6 +10,7 @@ import io.quarry.driver.Feature;
 import io.quarry.driver.Sql;
 import io.quarry.driver.SqlDialect;
 import io.quarry.qp.mbql.AggregationCompiler.Agg;
+import io.quarry.qp.mbql.StageScope.Grouping;
 import io.quarry.qp.mbql.StageScope.Implicit;
 import io.quarry.qp.mbql.StageScope.Join;
 import io.quarry.qp.mbql.StageScope.Nest;
@@ -42,7 +43,6 @@ final class StageCompiler {
 
     private final MbqlCompiler.Context ctx;
     private final SqlDialect d;
-    private final StageScope scope;
     private final int depth;
     /** The stage as written, then as the stage passes left it. */
     private Map<String, Object> q;
@@ -50,48 +50,90 @@ final class StageCompiler {
     StageCompiler(MbqlCompiler.Context ctx, Map<String, Object> query, int depth) {
         this.ctx = ctx;
         this.d = ctx.dialect();
-        this.scope = new StageScope(ctx);
         this.q = query;
         this.depth = depth;
     }
 
+    /**
+     * The stage's SQL. Its scope is built first — source, expressions, joins one by one (each join's condition sees
+     * the joins before it and itself), then the implicit joins the clauses need — and the compilers only read it.
+     */
     Stage compile() {
         q = MbqlPasses.run(MbqlPasses.STAGE, q, new MbqlPass.Input(ctx, List.of(), depth));
         if (q.get("native") != null) {
             return NativeSource.stage(q, d);
         }
-        resolveSource();
+        StageScope scope = sourceScope();
         if (q.get("expressions") instanceof Map<?, ?> map) {
+            Map<String, Object> named = new LinkedHashMap<>();
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                scope.expressions.put(String.valueOf(e.getKey()), e.getValue());
+                named.put(String.valueOf(e.getKey()), e.getValue());
             }
+            scope = scope.withExpressions(named);
         } else if (q.get("expressions") != null) {
             throw invalid("\"expressions\" must be an object of name to expression.");
         }
+        ImplicitJoins implicitJoins = new ImplicitJoins();
+        List<Sql> conditions = new ArrayList<>();
         List<?> joinList = list(q.get("joins"), "joins");
         for (int i = 0; i < joinList.size(); i++) {
-            registerJoin(joinList.get(i), i);
+            Join join = join(scope, joinList.get(i), i);
+            scope = implicitJoins.collect(scope.withJoin(join), List.of(join.condition()));
+            conditions.add(scope.filterCompiler.filter(join.condition()));
         }
+        scope = implicitJoins.collect(scope, clausesInCompileOrder(scope));
         Sql where = q.get("filter") == null ? null : scope.filterCompiler.filter(q.get("filter"));
         List<?> breakouts = list(q.get("breakout"), "breakout");
         List<?> aggregations = list(q.get("aggregation"), "aggregation");
         if (!breakouts.isEmpty() || !aggregations.isEmpty()) {
-            return grouped(where, breakouts, aggregations);
+            return grouped(scope, conditions, where, breakouts, aggregations);
         }
-        return plain(where);
+        return plain(scope, conditions, where);
     }
 
-    private void resolveSource() {
+    /**
+     * The stage's clauses after its joins' conditions, in the order {@link #plain} or {@link #grouped} compiles them,
+     * for {@link ImplicitJoins} to find the implicit joins in that order.
+     */
+    private List<Object> clausesInCompileOrder(StageScope scope) {
+        List<Object> clauses = new ArrayList<>();
+        clauses.add(q.get("filter"));
+        if (nonEmpty(q.get("breakout")) || nonEmpty(q.get("aggregation"))) {
+            clauses.add(q.get("breakout"));
+            clauses.add(q.get("order-by"));
+            clauses.add(q.get("aggregation"));
+            return clauses;
+        }
+        if (q.get("fields") != null) {
+            clauses.add(q.get("fields"));
+        } else {
+            for (String name : scope.expressions.keySet()) {
+                clauses.add(ref("expression", name));
+            }
+        }
+        for (Join j : scope.joins.values()) {
+            if (j.fields() instanceof List<?>) {
+                clauses.add(j.fields());
+            }
+        }
+        clauses.add(q.get("order-by"));
+        return clauses;
+    }
+
+    private static boolean nonEmpty(Object value) {
+        return value instanceof List<?> l && !l.isEmpty();
+    }
+
+    private StageScope sourceScope() {
         Object sourceTable = q.get("source-table");
         Object sourceQuery = q.get("source-query");
         if (sourceTable != null && sourceQuery != null) {
             throw invalid("A query has either a \"source-table\" or a \"source-query\", not both.");
         }
         if (sourceQuery instanceof Map<?, ?> sq) {
-            scope.source = sourceStage(cast(sq));
+            return StageScope.ofSource(ctx, sourceStage(cast(sq)));
         } else if (sourceTable != null) {
-            scope.table = scope.requireTable(sourceTable);
-            scope.tableSql = d.qualify(scope.table.schemaName, scope.table.name);
+            return StageScope.ofTable(ctx, StageScope.requireTable(ctx, sourceTable));
         } else {
             throw invalid("A structured query needs a \"source-table\" or a \"source-query\".");
         }
@@ -133,7 +175,8 @@ final class StageCompiler {
         return new Stage(Sql.raw("SELECT " + String.join(", ", columns) + " FROM " + table), stage.columns(), stage.aggregated());
     }
 
-    private void registerJoin(Object spec, int index) {
+    /** A join of the stage, its condition not compiled yet; {@code scope} has the joins before it. */
+    private Join join(StageScope scope, Object spec, int index) {
         if (!(spec instanceof Map<?, ?> j)) {
             throw invalid("Every join must be an object.");
         }
@@ -163,7 +206,7 @@ final class StageCompiler {
         if (sourceQuery instanceof Map<?, ?> sq) {
             query = sourceStage(cast(sq));
         } else if (sourceTable != null) {
-            joined = scope.requireTable(sourceTable);
+            joined = StageScope.requireTable(ctx, sourceTable);
             joinedSql = d.qualify(joined.schemaName, joined.name);
         } else {
             throw invalid("A join needs a \"source-table\" or a \"source-query\".");
@@ -173,17 +216,14 @@ final class StageCompiler {
         if (scope.joins.containsKey(alias)) {
             throw invalid("Two joins have the alias \"" + alias + "\".");
         }
-        Sql[] condition = new Sql[1];
         Object fields = j.get("fields") == null ? "none" : j.get("fields");
-        Join join = new Join(alias, keyword, joined, joinedSql, query, fields, condition);
-        scope.joins.put(alias, join);
         if (j.get("condition") == null) {
             throw invalid("The join \"" + alias + "\" needs a \"condition\".");
         }
-        condition[0] = scope.filterCompiler.filter(j.get("condition"));
+        return new Join(alias, keyword, joined, joinedSql, query, fields, j.get("condition"));
     }
 
-    private Stage plain(Sql where) {
+    private Stage plain(StageScope scope, List<Sql> conditions, Sql where) {
         List<Col> cols = new ArrayList<>();
         boolean unknownColumns = false;
         if (q.get("fields") != null) {
@@ -211,7 +251,7 @@ final class StageCompiler {
             }
         }
         for (Join j : scope.joins.values()) {
-            for (Col c : joinFields(j)) {
+            for (Col c : joinFields(scope, j)) {
                 if (cols.stream().noneMatch(existing -> Objects.equals(existing.fieldRef, c.fieldRef))) {
                     cols.add(c);
                 }
@@ -239,7 +279,7 @@ final class StageCompiler {
             }
             orderBy.add(Sql.format("%s " + dirRef[0], scope.expressionCompiler.expr(dirRef[1]).sql()));
         }
-        Sql sql = Sql.format("SELECT %s FROM %s", Sql.join(", ", items), from());
+        Sql sql = Sql.format("SELECT %s FROM %s", Sql.join(", ", items), from(scope, conditions));
         if (where != null) {
             sql = sql.append(Sql.format(" WHERE %s", where));
         }
@@ -261,7 +301,7 @@ final class StageCompiler {
         return ref("field", c.alias, opts);
     }
 
-    private List<Col> joinFields(Join j) {
+    private static List<Col> joinFields(StageScope scope, Join j) {
         List<Col> cols = new ArrayList<>();
         Object fields = j.fields();
         if ("all".equals(fields)) {
@@ -286,24 +326,28 @@ final class StageCompiler {
         return cols;
     }
 
-    private Stage grouped(Sql where, List<?> breakouts, List<?> aggregations) {
+    private Stage grouped(StageScope scope, List<Sql> conditions, Sql where, List<?> breakouts, List<?> aggregations) {
         List<Col> bcols = new ArrayList<>();
         for (Object b : breakouts) {
             bcols.add(scope.columnCompiler.column(b));
         }
-        scope.breakoutCols = bcols;
         // Nested when engines could not match the GROUP BY: breakouts with parameters, or window functions over them.
         boolean nested = bcols.stream().anyMatch(c -> c.sql.hasParams())
                 || (!bcols.isEmpty() && AggregationCompiler.hasCumulative(aggregations));
-        List<Sql> refs = breakoutReferences(bcols, nested);
-        scope.breakoutRefs = refs;
-
-        List<OrderEntry> entries = groupedOrder(bcols, refs, aggregations.size());
-        scope.order = entries;
+        Nest nest = nested ? new Nest(d, bcols.stream().map(c -> c.sql).toList()) : null;
+        List<Sql> refs = new ArrayList<>();
+        for (int i = 0; i < bcols.size(); i++) {
+            refs.add(nested ? nest.breakout(i) : bcols.get(i).sql);
+        }
+        // The outer part of a nested stage reads the inner SELECT's columns, which the nest collects as it goes.
+        StageScope outer = nested ? scope.nested(nest) : scope;
+        List<OrderEntry> entries = groupedOrder(outer.withGrouping(new Grouping(refs, bcols, List.of())), bcols, refs,
+                aggregations.size());
+        outer = outer.withGrouping(new Grouping(refs, bcols, entries));
 
         List<Agg> aggs = new ArrayList<>();
         for (int i = 0; i < aggregations.size(); i++) {
-            aggs.add(scope.aggregationCompiler.aggregation(aggregations.get(i), i));
+            aggs.add(outer.aggregationCompiler.aggregation(aggregations.get(i), i));
         }
 
         Names aliases = new Names(d.maxIdentifierLength());
@@ -342,13 +386,13 @@ final class StageCompiler {
 
         Sql sql;
         if (nested) {
-            Sql inner = Sql.format("SELECT %s FROM %s", Sql.join(", ", scope.nest.items), from());
+            Sql inner = Sql.format("SELECT %s FROM %s", Sql.join(", ", nest.items()), from(scope, conditions));
             if (where != null) {
                 inner = inner.append(Sql.format(" WHERE %s", where));
             }
             sql = Sql.format("SELECT %s FROM (%s) AS " + d.quote(SOURCE), Sql.join(", ", items), inner);
         } else {
-            sql = Sql.format("SELECT %s FROM %s", Sql.join(", ", items), from());
+            sql = Sql.format("SELECT %s FROM %s", Sql.join(", ", items), from(scope, conditions));
             if (where != null) {
                 sql = sql.append(Sql.format(" WHERE %s", where));
             }
@@ -367,7 +411,7 @@ final class StageCompiler {
      * The order of a grouped stage: breakouts by their reference, aggregations by alias (filled in by the caller), then
      * the implicit ascending order of every breakout not ordered yet, as Metabase adds it.
      */
-    private List<OrderEntry> groupedOrder(List<Col> bcols, List<Sql> refs, int aggregationCount) {
+    private List<OrderEntry> groupedOrder(StageScope scope, List<Col> bcols, List<Sql> refs, int aggregationCount) {
         List<OrderEntry> entries = new ArrayList<>();
         Set<Integer> ordered = new HashSet<>();
         for (Object clause : list(q.get("order-by"), "order-by")) {
@@ -378,7 +422,7 @@ final class StageCompiler {
                 entries.add(new OrderEntry(null, dir, -1, index));
                 continue;
             }
-            Sql direct = scope.withoutNest(() -> scope.expressionCompiler.expr(dirRef[1]).sql());
+            Sql direct = scope.unnested().expressionCompiler.expr(dirRef[1]).sql();
             int match = -1;
             for (int i = 0; i < bcols.size(); i++) {
                 if (bcols.get(i).sql.equals(direct)) {
@@ -400,25 +444,6 @@ final class StageCompiler {
             }
         }
         return entries;
-    }
-
-    /** How the grouped stage's SELECT and GROUP BY refer to the breakouts: directly, or as columns of the inner SELECT. */
-    private List<Sql> breakoutReferences(List<Col> bcols, boolean nested) {
-        List<Sql> refs = new ArrayList<>();
-        if (nested) {
-            scope.nest = scope.new Nest();
-            for (int i = 0; i < bcols.size(); i++) {
-                String alias = "b" + (i + 1);
-                scope.nest.items.add(Sql.format("%s AS " + d.quote(alias), bcols.get(i).sql));
-                scope.nest.aliases.add(alias);
-                refs.add(Sql.raw(d.quote(SOURCE) + "." + d.quote(alias)));
-            }
-        } else {
-            for (Col c : bcols) {
-                refs.add(c.sql);
-            }
-        }
-        return refs;
     }
 
     private static int aggregationIndex(List<?> ref, int count) {
@@ -466,11 +491,14 @@ final class StageCompiler {
         throw invalid("The " + what + " must be a whole number, 0 or more.");
     }
 
-    private Sql from() {
+    /** The FROM clause: the table or source query, the joins with their compiled {@code conditions}, the implicit joins. */
+    private Sql from(StageScope scope, List<Sql> conditions) {
         Sql from = scope.table != null ? Sql.raw(scope.tableSql) : Sql.format("(%s) AS " + d.quote(SOURCE), scope.source.sql());
+        int index = 0;
         for (Join j : scope.joins.values()) {
             Sql target = j.table() != null ? Sql.raw(j.tableSql()) : Sql.format("(%s)", j.query().sql());
-            from = from.append(Sql.format(" " + j.keyword() + " %s AS " + d.quote(j.alias()) + " ON %s", target, j.condition()[0]));
+            from = from.append(Sql.format(" " + j.keyword() + " %s AS " + d.quote(j.alias()) + " ON %s", target,
+                    conditions.get(index++)));
         }
         for (Implicit i : scope.implicitJoins.values()) {
             String target = d.qualify(i.target().schemaName, i.target().name);

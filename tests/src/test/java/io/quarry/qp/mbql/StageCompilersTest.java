@@ -20,10 +20,9 @@ class StageCompilersTest {
 
     @BeforeEach
     void ordersScope() {
-        scope = new StageScope(PassTesting.context(MbqlReferences.NONE));
-        Table orders = scope.ctx.metadata().table(2);
-        scope.table = orders;
-        scope.tableSql = scope.d.qualify(orders.schemaName, orders.name);
+        MbqlCompiler.Context context = PassTesting.context(MbqlReferences.NONE);
+        Table orders = context.metadata().table(2);
+        scope = StageScope.ofTable(context, orders);
     }
 
     private static String message(Runnable body) {
@@ -41,6 +40,9 @@ class StageCompilersTest {
 
         @Test
         void aFieldThroughAForeignKeyAddsOneImplicitJoin() {
+            // The scope is immutable: the implicit joins are collected from the clauses first, then the columns compile.
+            scope = new ImplicitJoins().collect(scope, List.of(PassTesting.json("[\"field\", 12, {\"source-field\": 21}]"),
+                    PassTesting.json("[\"field\", 11, {\"source-field\": 21}]")));
             scope.columnCompiler.column(PassTesting.json("[\"field\", 12, {\"source-field\": 21}]"));
             scope.columnCompiler.column(PassTesting.json("[\"field\", 11, {\"source-field\": 21}]"));
             assertEquals(List.of("PRODUCTS__via__PRODUCT_ID"), List.copyOf(scope.implicitJoins.keySet()));
