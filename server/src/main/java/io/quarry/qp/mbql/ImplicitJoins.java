@@ -1,6 +1,8 @@
 package io.quarry.qp.mbql;
 
 import io.quarry.qp.mbql.StageScope.Implicit;
+import io.quarry.qp.mbql.StageScope.Join;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +28,40 @@ final class ImplicitJoins {
             walk(scope, clause, expanded);
         }
         return scope.withImplicitJoins(found);
+    }
+
+    /**
+     * A stage's clauses after its joins' conditions, in the order {@link StageCompiler} compiles them: the filter, then
+     * a grouped stage's breakouts, order and aggregations, or a plain stage's fields (its expressions when it lists
+     * none), its joins' listed fields and its order.
+     */
+    static List<Object> clausesAfterJoins(Map<String, Object> q, StageScope scope) {
+        List<Object> clauses = new ArrayList<>();
+        clauses.add(q.get("filter"));
+        if (nonEmpty(q.get("breakout")) || nonEmpty(q.get("aggregation"))) {
+            clauses.add(q.get("breakout"));
+            clauses.add(q.get("order-by"));
+            clauses.add(q.get("aggregation"));
+            return clauses;
+        }
+        if (q.get("fields") != null) {
+            clauses.add(q.get("fields"));
+        } else {
+            for (String name : scope.expressions.keySet()) {
+                clauses.add(List.of("expression", name));
+            }
+        }
+        for (Join j : scope.joins.values()) {
+            if (j.fields() instanceof List<?>) {
+                clauses.add(j.fields());
+            }
+        }
+        clauses.add(q.get("order-by"));
+        return clauses;
+    }
+
+    private static boolean nonEmpty(Object value) {
+        return value instanceof List<?> l && !l.isEmpty();
     }
 
     private void walk(StageScope scope, Object clause, Set<String> expanded) {

@@ -81,7 +81,7 @@ final class StageCompiler {
             scope = implicitJoins.collect(scope.withJoin(join), List.of(join.condition()));
             conditions.add(scope.filterCompiler.filter(join.condition()));
         }
-        scope = implicitJoins.collect(scope, clausesInCompileOrder(scope));
+        scope = implicitJoins.collect(scope, ImplicitJoins.clausesAfterJoins(q, scope));
         Sql where = q.get("filter") == null ? null : scope.filterCompiler.filter(q.get("filter"));
         List<?> breakouts = list(q.get("breakout"), "breakout");
         List<?> aggregations = list(q.get("aggregation"), "aggregation");
@@ -89,39 +89,6 @@ final class StageCompiler {
             return grouped(scope, conditions, where, breakouts, aggregations);
         }
         return plain(scope, conditions, where);
-    }
-
-    /**
-     * The stage's clauses after its joins' conditions, in the order {@link #plain} or {@link #grouped} compiles them,
-     * for {@link ImplicitJoins} to find the implicit joins in that order.
-     */
-    private List<Object> clausesInCompileOrder(StageScope scope) {
-        List<Object> clauses = new ArrayList<>();
-        clauses.add(q.get("filter"));
-        if (nonEmpty(q.get("breakout")) || nonEmpty(q.get("aggregation"))) {
-            clauses.add(q.get("breakout"));
-            clauses.add(q.get("order-by"));
-            clauses.add(q.get("aggregation"));
-            return clauses;
-        }
-        if (q.get("fields") != null) {
-            clauses.add(q.get("fields"));
-        } else {
-            for (String name : scope.expressions.keySet()) {
-                clauses.add(ref("expression", name));
-            }
-        }
-        for (Join j : scope.joins.values()) {
-            if (j.fields() instanceof List<?>) {
-                clauses.add(j.fields());
-            }
-        }
-        clauses.add(q.get("order-by"));
-        return clauses;
-    }
-
-    private static boolean nonEmpty(Object value) {
-        return value instanceof List<?> l && !l.isEmpty();
     }
 
     private StageScope sourceScope() {

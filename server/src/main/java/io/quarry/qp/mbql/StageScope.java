@@ -85,18 +85,21 @@ final class StageScope {
     }
 
     StageScope withExpressions(Map<String, Object> named) {
-        return new StageScope(ctx, table, tableSql, source, joins, implicitJoins, named, expanding, nest, grouping, unnested);
+        StageScope flat = nest == null ? null : unnested.withExpressions(named);
+        return new StageScope(ctx, table, tableSql, source, joins, implicitJoins, named, expanding, nest, grouping, flat);
     }
 
     /** This scope with one more join after the others. */
     StageScope withJoin(Join join) {
         Map<String, Join> more = new LinkedHashMap<>(joins);
         more.put(join.alias(), join);
-        return new StageScope(ctx, table, tableSql, source, more, implicitJoins, expressions, expanding, nest, grouping, unnested);
+        StageScope flat = nest == null ? null : unnested.withJoin(join);
+        return new StageScope(ctx, table, tableSql, source, more, implicitJoins, expressions, expanding, nest, grouping, flat);
     }
 
     StageScope withImplicitJoins(Map<String, Implicit> implicit) {
-        return new StageScope(ctx, table, tableSql, source, joins, implicit, expressions, expanding, nest, grouping, unnested);
+        StageScope flat = nest == null ? null : unnested.withImplicitJoins(implicit);
+        return new StageScope(ctx, table, tableSql, source, joins, implicit, expressions, expanding, nest, grouping, flat);
     }
 
     /** This scope while the expression {@code name} is expanded. */
