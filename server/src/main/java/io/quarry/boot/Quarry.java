@@ -17,6 +17,7 @@ import io.quarry.bookmark.BookmarkMapper;
 import io.quarry.bookmark.BookmarkService;
 import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
+import io.quarry.card.CardModule;
 import io.quarry.card.CardService;
 import io.quarry.card.CardUsageWriter;
 import io.quarry.collection.CollectionAccess;
@@ -156,7 +157,7 @@ public final class Quarry implements AutoCloseable {
     final SnippetService snippets;
     public final PersistedTables persistedTables;
     final QueryModule queryModule;
-    public final CardService cards;
+    final CardModule cardModule;
     final QueryRunner queryRunner;
     public final PersistenceService persistence;
     final DashboardModule dashboardModule;
@@ -175,6 +176,7 @@ public final class Quarry implements AutoCloseable {
     public final NotificationModule notificationModule;
     final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
+    public final CardService cards;
     public final UserService users;
     public final SessionService sessions;
     public final PasswordResetService passwordResets;
@@ -267,8 +269,9 @@ public final class Quarry implements AutoCloseable {
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardUsage::record, clock);
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
-        cards = new CardService(db, databaseService, cardUsage, queryRunner, settings, collectionAccess, revisions, clock,
-                persistedTables);
+        cardModule = CardModule.create(clock, db, settings, collectionAccess, revisions, databaseService,
+                metadataModule.metadata(), syncModule.schemaSync(), cardUsage, queryRunner, parameterValues, persistedTables);
+        cards = cardModule.cards();
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
                 scheduler, clock);
