@@ -1,11 +1,7 @@
 package io.quarry.bookmark;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.appdb.Db;
-import io.quarry.collection.CollectionAccess;
 import io.quarry.core.Json;
-import io.quarry.web.error.ApiException;
-import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -21,9 +17,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.time.Clock;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,28 +32,20 @@ import java.util.Map;
 public final class BookmarkResource {
     static final String[] MODELS = {"card", "dashboard", "collection"};
 
-    private final Db db;
-    private final CollectionAccess access;
+    private final BookmarkService bookmarks;
     private final Caller caller;
-    private final Clock clock;
 
     @Inject
-    public BookmarkResource(Db db, CollectionAccess access, Caller caller, Clock clock) {
-        this.db = db;
-        this.access = access;
+    public BookmarkResource(BookmarkService bookmarks, Caller caller) {
+        this.bookmarks = bookmarks;
         this.caller = caller;
-        this.clock = clock;
     }
 
     @GET
     @Access(Access.Level.USER)
     public List<Map<String, Object>> list() {
-        CollectionAccess.Visible visible = access.visible(caller);
         List<Map<String, Object>> out = new ArrayList<>();
-        for (BookmarkItem item : db.with(BookmarkMapper.class, m -> m.bookmarksOf(caller.id()))) {
-            if (item.archived || !visible.canRead(item.collectionId)) {
-                continue;
-            }
+        for (BookmarkItem item : bookmarks.readable(caller)) {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("id", item.type + "-" + item.itemId);
             v.put("type", item.type);
@@ -89,21 +74,10 @@ public final class BookmarkResource {
     @Access(Access.Level.USER)
     public Map<String, Object> create(@PathParam("model") String model, @PathParam("id") PosInt id) {
         String kind = model(model);
-        BookmarkItem target = Checks.found(db.with(BookmarkMapper.class, m -> m.findTarget(kind, id.value())));
-        access.requireRead(caller, target.collectionId);
-        long userId = caller.id();
-        OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
-        BookmarkItem stored = db.tx(session -> {
-            BookmarkMapper mapper = session.getMapper(BookmarkMapper.class);
-            if (mapper.findBookmark(kind, userId, id.value()) != null) {
-                throw ApiException.badRequest("Bookmark already exists");
-            }
-            mapper.insertBookmark(kind, userId, id.value(), now);
-            return mapper.findBookmark(kind, userId, id.value());
-        });
+        BookmarkItem stored = bookmarks.create(caller, kind, id.value());
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", stored.bookmarkId);
-        v.put("user_id", userId);
+        v.put("user_id", caller.id());
         v.put(kind + "_id", id.value());
         v.put("created_at", stored.createdAt);
         return v;
@@ -114,8 +88,7 @@ public final class BookmarkResource {
     @Access(Access.Level.USER)
     public Response delete(@PathParam("model") String model, @PathParam("id") PosInt id) {
         String kind = model(model);
-        long userId = caller.id();
-        db.run(session -> session.getMapper(BookmarkMapper.class).deleteBookmark(kind, userId, id.value()));
+        bookmarks.delete(caller.id(), kind, id.value());
         return Response.noContent().build();
     }
 
@@ -126,7 +99,7 @@ public final class BookmarkResource {
     public Response ordering(JsonNode json) {
         Body body = Body.of(json);
         JsonNode orderings = body.get("orderings");
-        List<Object[]> rows = new ArrayList<>();
+        List<BookmarkService.Position> rows = new ArrayList<>();
         if (!orderings.isArray()) {
             body.addError("orderings", "value must be an array.",
                     orderings.isNull() ? "missing required key, received: nil" : "should be a sequence, received: " + orderings);
@@ -140,19 +113,11 @@ public final class BookmarkResource {
                             + "collection) and item_id (an integer greater than zero).", "invalid ordering, received: " + element);
                     break;
                 }
-                rows.add(new Object[] {type, itemId});
+                rows.add(new BookmarkService.Position(type, itemId));
             }
         }
         body.throwIfInvalid();
-        long userId = caller.id();
-        db.run(session -> {
-            BookmarkMapper mapper = session.getMapper(BookmarkMapper.class);
-            mapper.deleteOrderings(userId);
-            int position = 0;
-            for (Object[] row : rows) {
-                mapper.insertOrdering(userId, (String) row[0], (Long) row[1], position++);
-            }
-        });
+        bookmarks.reorder(caller.id(), rows);
         return Response.noContent().build();
     }
 

@@ -1,9 +1,7 @@
 package io.quarry.boot;
 
 import io.quarry.action.ActionMapper;
-import io.quarry.action.ActionRunner;
-import io.quarry.action.ActionService;
-import io.quarry.action.PublicActionThrottle;
+import io.quarry.action.ActionModule;
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.assistant.AssistantService;
@@ -16,8 +14,10 @@ import io.quarry.auth.Passwords;
 import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
 import io.quarry.bookmark.BookmarkMapper;
+import io.quarry.bookmark.BookmarkService;
 import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
+import io.quarry.card.CardModule;
 import io.quarry.card.CardService;
 import io.quarry.card.CardUsageWriter;
 import io.quarry.collection.CollectionAccess;
@@ -28,7 +28,7 @@ import io.quarry.core.AppConfig;
 import io.quarry.core.ConnectionPools;
 import io.quarry.core.Json;
 import io.quarry.dashboard.DashboardMapper;
-import io.quarry.dashboard.DashboardService;
+import io.quarry.dashboard.DashboardModule;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
@@ -52,8 +52,7 @@ import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryRunner;
-import io.quarry.render.CardPreviews;
-import io.quarry.render.CardRenderer;
+import io.quarry.render.RenderModule;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
@@ -132,7 +131,7 @@ public final class Quarry implements AutoCloseable {
             FeedbackMapper.class);
 
     // the kernel
-    public final AppConfig config;
+    final AppConfig config;
     final Clock clock;
     public final AppDatabase appDatabase;
     public final Db db;
@@ -147,10 +146,10 @@ public final class Quarry implements AutoCloseable {
     final PermissionModule permissionModule;
     final UserModule userModule;
     final AuthModule authModule;
-    public final SetupService setup;
+    final SetupService setup;
     final UnsubscribeService unsubscribes;
     final WarehouseModule warehouseModule;
-    public final SyncModule syncModule;
+    final SyncModule syncModule;
     final MetadataModule metadataModule;
     final CollectionModule collectionModule;
     final Revisions revisions;
@@ -158,26 +157,26 @@ public final class Quarry implements AutoCloseable {
     final SnippetService snippets;
     public final PersistedTables persistedTables;
     final QueryModule queryModule;
-    public final CardService cards;
+    final CardModule cardModule;
     final QueryRunner queryRunner;
     public final PersistenceService persistence;
-    final DashboardService dashboards;
+    final DashboardModule dashboardModule;
+    final BookmarkService bookmarks;
     final TimelineService timelines;
-    public final SearchService search;
+    final SearchService search;
     public final CardSources cardSources;
     public final SavedQuestions savedQuestions;
     public final DatabaseUsage databaseUsage;
     final ParameterValues parameterValues;
     final PublicSharing publicSharing;
     final EmbedTokens embedTokens;
-    final ActionService actions;
-    final PublicActionThrottle publicActionThrottle;
+    final ActionModule actionModule;
     final ApiDocs apiDocs;
-    final CardRenderer cardRenderer;
-    final CardPreviews cardPreviews;
+    final RenderModule renderModule;
     public final NotificationModule notificationModule;
-    public final AssistantService assistant;
+    final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
+    public final CardService cards;
     public final UserService users;
     public final SessionService sessions;
     public final PasswordResetService passwordResets;
@@ -252,7 +251,7 @@ public final class Quarry implements AutoCloseable {
         //    revisions (segments record theirs), segment filters, snippet texts, card queries.
         collectionModule = CollectionModule.create(clock, db);
         CollectionAccess collectionAccess = collectionModule.collectionAccess();
-        revisions = new Revisions(clock);
+        revisions = new Revisions(db, clock);
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
         CardLookups cardLookups = new CardLookups(db, collectionAccess);
@@ -263,24 +262,29 @@ public final class Quarry implements AutoCloseable {
                         id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
                         cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
-        // 6. The runner (it records cards' use in their usage writer), then content that runs queries through it: cards
-        //    (their result metadata), dashboards, timelines, search.
+        // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
+        //    those of public links and signed embeds, through the runner), then content that runs queries through it:
+        //    cards (their result metadata), dashboards (their filters' values), timelines, search, bookmarks.
         CardUsageWriter cardUsage = new CardUsageWriter(db, clock);
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardUsage::record, clock);
-        cards = new CardService(db, databaseService, cardUsage, queryRunner, settings, collectionAccess, revisions, clock,
-                persistedTables);
+        parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
+                dataPermissions);
+        cardModule = CardModule.create(clock, db, settings, collectionAccess, revisions, databaseService,
+                metadataModule.metadata(), syncModule.schemaSync(), cardUsage, queryRunner, parameterValues, persistedTables);
+        cards = cardModule.cards();
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
                 scheduler, clock);
         clusterJobs.addSource(new RefreshJobs(persistence, persistedTables));
         DriverSettings.register(settings, warehouseModule.drivers());
-        dashboards = new DashboardService(db, collectionAccess, revisions, settings, clock);
+        dashboardModule = DashboardModule.create(db, collectionAccess, revisions, settings, parameterValues, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
         search = new SearchService(db, collectionAccess, dataPermissions);
+        bookmarks = new BookmarkService(db, collectionAccess, clock);
         // Revisions is written to by the services that keep a history and reads back through them for a revert: they
         // need it first, so they are made reachable through /api/revision here, once they exist.
         revisions.register("card", cards);
-        revisions.register("dashboard", dashboards);
+        revisions.register("dashboard", dashboardModule.dashboards());
 
         // 7. The warehouse views of cards: the Saved Questions virtual database, and how many cards use a database.
         cardSources = new CardSources(db, collectionAccess, dataPermissions, databaseService);
@@ -290,28 +294,22 @@ public final class Quarry implements AutoCloseable {
                 "dataset", id -> cards.countOnDatabase(id, "model"),
                 "metric", id -> cards.countOnDatabase(id, "metric")));
 
-        // 8. Filter values (cards', dashboards', and those of public links and signed embeds), then what strangers may
-        //    see: public links and signed embeds run saved cards through the runner; the API description is read from
-        //    the registered resources.
-        parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
-                dataPermissions);
-        publicSharing = new PublicSharing(settings, cards, dashboards, queryRunner, parameterValues);
+        // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
+        //    description is read from the registered resources.
+        publicSharing = new PublicSharing(settings, cards, dashboardModule.dashboards(), queryRunner, parameterValues);
         embedTokens = new EmbedTokens(settings, clock);
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
-        actions = new ActionService(db, cards, databaseService, dataPermissions, userModule.users(), settings,
-                new ActionRunner(databaseService, metadataModule.metadata(), clock), outboundHttp,
-                io.quarry.warehouse.DetailsCodec.forKey(config.encryptionSecretKey), clock);
-        publicActionThrottle = new PublicActionThrottle(clock);
+        actionModule = ActionModule.create(clock, db, settings, config.encryptionSecretKey, cards, databaseService,
+                metadataModule.metadata(), dataPermissions, userModule.users(), outboundHttp);
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 
         // 10. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
-        cardRenderer = new CardRenderer();
-        cardPreviews = new CardPreviews(cards, queryRunner, cardRenderer, settings);
+        renderModule = RenderModule.create(cards, queryRunner, settings);
 
         // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
         //     and go out by email and through the outbound guard to webhooks.
-        notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards, dashboards,
-                userModule.users(), queryRunner, cardRenderer, mailModule.mailer(), outboundHttp);
+        notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards,
+                dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp);
         unsubscribes = notificationModule.unsubscribes();
         clusterJobs.addSource(notificationModule.schedule());
 

@@ -11,7 +11,7 @@ import java.util.Map;
  * The possible values of a card parameter: a static list, or the values of the field the parameter filters (see the
  * shared {@link ParameterValues}, which dashboard filters use too).
  */
-final class CardParamValues {
+public final class CardParamValues {
     static final int LIMIT = ParameterValues.LIMIT;
 
     private final ParameterValues values;

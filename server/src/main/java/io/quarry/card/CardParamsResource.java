@@ -1,6 +1,5 @@
 package io.quarry.card;
 
-import io.quarry.parameters.ParameterValues;
 import io.quarry.web.param.NonBlank;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -22,9 +21,9 @@ public final class CardParamsResource {
     private final Caller caller;
 
     @Inject
-    public CardParamsResource(CardService cards, ParameterValues parameterValues, Caller caller) {
+    public CardParamsResource(CardService cards, CardParamValues values, Caller caller) {
         this.cards = cards;
-        this.values = new CardParamValues(parameterValues);
+        this.values = values;
         this.caller = caller;
     }
 

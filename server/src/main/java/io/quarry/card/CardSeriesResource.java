@@ -1,7 +1,6 @@
 package io.quarry.card;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.appdb.Db;
 import io.quarry.core.Caller;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
@@ -35,14 +34,12 @@ public final class CardSeriesResource {
     private static final Set<String> NUMERIC = Set.of("type/Integer", "type/BigInteger", "type/Float", "type/Decimal", "type/Number");
 
     private final CardService cards;
-    private final Db db;
     private final MetadataService metadata;
     private final Caller caller;
 
     @Inject
-    public CardSeriesResource(CardService cards, Db db, MetadataService metadata, Caller caller) {
+    public CardSeriesResource(CardService cards, MetadataService metadata, Caller caller) {
         this.cards = cards;
-        this.db = db;
         this.metadata = metadata;
         this.caller = caller;
     }
@@ -80,8 +77,7 @@ public final class CardSeriesResource {
         while (out.size() < pageSize) {
             Long from = cursor;
             int batch = pageSize == Integer.MAX_VALUE ? 500 : pageSize - out.size() + 10;
-            List<Card> candidates = db.with(CardMapper.class, m -> m.seriesCandidates(card.id, SERIES_DISPLAYS, from, pattern,
-                    excluded, batch));
+            List<Card> candidates = cards.seriesCandidates(card.id, SERIES_DISPLAYS, from, pattern, excluded, batch);
             for (Card candidate : candidates) {
                 if (out.size() < pageSize && visible.canRead(candidate.collectionId) && compatible(card, candidate)) {
                     out.add(candidate);
@@ -173,7 +169,7 @@ public final class CardSeriesResource {
         Card card = cards.requireReadable(id.value(), caller);
         Map<String, Object> out = relatedTo(card.tableId, card.id);
         List<Map<String, Object>> dashboards = new ArrayList<>();
-        for (Long dashboardId : db.with(CardMapper.class, m -> m.dashboardIdsOfCard(card.id))) {
+        for (Long dashboardId : cards.dashboardIdsOfCard(card.id)) {
             dashboards.add(Map.of("id", dashboardId, "model", "dashboard"));
         }
         out.put("dashboards", dashboards);
@@ -218,7 +214,7 @@ public final class CardSeriesResource {
         List<Card> similar = new ArrayList<>();
         if (table != null) {
             var visible = cards.visible(caller);
-            for (Card c : db.with(CardMapper.class, m -> m.cardsOnTable(tableId, exceptCardId))) {
+            for (Card c : cards.cardsOnTable(tableId, exceptCardId)) {
                 if (visible.canRead(c.collectionId) && similar.size() < 10) {
                     similar.add(c);
                 }

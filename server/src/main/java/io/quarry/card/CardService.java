@@ -247,6 +247,26 @@ public final class CardService implements Revertible {
         return db.with(CardMapper.class, CardMapper::listEmbeddableCards);
     }
 
+    /**
+     * One page of live cards of the given displays, newest id first, that could share a chart with the card (before
+     * the read-rights and compatibility checks): below {@code lastCursor} when given, the name containing the
+     * {@code LIKE} pattern when given, none of {@code excludeIds}.
+     */
+    List<Card> seriesCandidates(long cardId, Collection<String> displays, Long lastCursor, String namePattern,
+            Collection<Long> excludeIds, int limit) {
+        return db.with(CardMapper.class, m -> m.seriesCandidates(cardId, displays, lastCursor, namePattern, excludeIds, limit));
+    }
+
+    /** Live cards on the table but the given one (before the read-rights check). */
+    List<Card> cardsOnTable(long tableId, long exceptCardId) {
+        return db.with(CardMapper.class, m -> m.cardsOnTable(tableId, exceptCardId));
+    }
+
+    /** The ids of the dashboards the card is on. */
+    List<Long> dashboardIdsOfCard(long cardId) {
+        return db.with(CardMapper.class, m -> m.dashboardIdsOfCard(cardId));
+    }
+
     // --- update --------------------------------------------------------------------------------------------------
 
     /**

@@ -1,10 +1,6 @@
 package io.quarry.card;
 
 import io.quarry.core.Caller;
-import io.quarry.setting.Settings;
-import io.quarry.sync.SchemaSync;
-import io.quarry.warehouse.DatabaseService;
-import io.quarry.warehouse.MetadataService;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;
@@ -22,7 +18,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 
 /**
  * {@code POST /api/card/from-csv} (the spec's path) and {@code POST /api/upload/csv} (v0.55+): a multipart form with
@@ -35,9 +30,8 @@ public final class CardUploadResource {
     private final Caller caller;
 
     @Inject
-    public CardUploadResource(MetadataService metadata, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings,
-                              Clock clock, Caller caller) {
-        this.uploads = new CardUploads(metadata, databases, schemaSync, cards, settings, clock);
+    public CardUploadResource(CardUploads uploads, Caller caller) {
+        this.uploads = uploads;
         this.caller = caller;
     }
 
@@ -93,9 +87,8 @@ public final class CardUploadResource {
         private final CardUploadResource delegate;
 
         @Inject
-        public Upload(MetadataService metadata, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock,
-                      Caller caller) {
-            this.delegate = new CardUploadResource(metadata, databases, schemaSync, cards, settings, clock, caller);
+        public Upload(CardUploads uploads, Caller caller) {
+            this.delegate = new CardUploadResource(uploads, caller);
         }
 
         @POST

@@ -22,8 +22,10 @@ import java.util.Set;
  *
  * <p>Linked filters: Metabase narrows the values by the other filters' values given as query parameters
  * ({@code ?other-param-id=value}); Quarry ignores those constraints and always answers the unconstrained values.
+ *
+ * <p>Built once by {@link DashboardModule}.
  */
-final class DashboardParamValues {
+public final class DashboardParamValues {
     private final Db db;
     private final CollectionAccess access;
     private final ParameterValues values;

@@ -1,8 +1,5 @@
 package io.quarry.dashboard;
 
-import io.quarry.appdb.Db;
-import io.quarry.collection.CollectionAccess;
-import io.quarry.parameters.ParameterValues;
 import io.quarry.web.param.NonBlank;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
@@ -26,8 +23,8 @@ public final class DashboardParamsResource {
     private final Caller caller;
 
     @Inject
-    public DashboardParamsResource(Db db, CollectionAccess access, ParameterValues parameterValues, Caller caller) {
-        this.values = new DashboardParamValues(db, access, parameterValues);
+    public DashboardParamsResource(DashboardParamValues values, Caller caller) {
+        this.values = values;
         this.caller = caller;
     }
 

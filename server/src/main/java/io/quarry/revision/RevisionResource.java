@@ -1,9 +1,6 @@
 package io.quarry.revision;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quarry.appdb.Db;
-import io.quarry.web.error.ApiException;
-import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.PosInt;
@@ -32,13 +29,11 @@ import java.util.Map;
 public final class RevisionResource {
     static final String[] ENTITIES = {"card", "dashboard"};
 
-    private final Db db;
     private final Revisions revisions;
     private final Caller caller;
 
     @Inject
-    public RevisionResource(Db db, Revisions revisions, Caller caller) {
-        this.db = db;
+    public RevisionResource(Revisions revisions, Caller caller) {
         this.revisions = revisions;
         this.caller = caller;
     }
@@ -64,9 +59,7 @@ public final class RevisionResource {
     }
 
     private List<Map<String, Object>> history(String entity, long id) {
-        Revertible revertible = kind(entity);
-        revertible.requireRead(caller, id);
-        return db.tx(session -> revisions.details(session, revertible.model(), id));
+        return revisions.readableHistory(caller, entity, id);
     }
 
     /** {@code {entity, id, revision_id}}: puts the stored object back and records a reversion; answers that revision. */
@@ -79,23 +72,6 @@ public final class RevisionResource {
         String entity = body.enumOf("entity", false, ENTITIES);
         Long revisionId = body.posInt("revision_id");
         body.throwIfInvalid();
-        Revertible revertible = kind(entity);
-        return db.tx(session -> {
-            Revision target = revisions.find(session, revisionId);
-            Revision previous = revisions.history(session, revertible.model(), id).stream().findFirst().orElse(null);
-            revertible.requireRead(caller, id);
-            Checks.found(target != null && target.model.equals(revertible.model()) && target.modelId == id ? target : null);
-            Map<String, Object> object = revertible.revert(session, caller, id, target.object);
-            Revision reversion = revisions.record(session, revertible.model(), id, caller.id(), object, null, false, true);
-            return revisions.detail(session, revertible.model(), reversion, previous);
-        });
-    }
-
-    private Revertible kind(String entity) {
-        Revertible revertible = revisions.revertible(entity);
-        if (revertible == null) {
-            throw ApiException.notFound();
-        }
-        return revertible;
+        return revisions.revert(caller, entity, id, revisionId);
     }
 }

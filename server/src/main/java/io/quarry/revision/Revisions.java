@@ -1,6 +1,10 @@
 package io.quarry.revision;
 
+import io.quarry.appdb.Db;
+import io.quarry.core.Caller;
 import io.quarry.core.Json;
+import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -23,11 +27,13 @@ public final class Revisions {
     public static final String SEGMENT = "Segment";
     public static final int MAX_REVISIONS = 15;
 
+    private final Db db;
     private final Clock clock;
     /** By API entity name ({@code card}, {@code dashboard}). */
     private final Map<String, Revertible> revertibles = new ConcurrentHashMap<>();
 
-    public Revisions(Clock clock) {
+    public Revisions(Db db, Clock clock) {
+        this.db = db;
         this.clock = clock;
     }
 
@@ -36,8 +42,39 @@ public final class Revisions {
         revertibles.put(entity, revertible);
     }
 
-    public Revertible revertible(String entity) {
-        return revertibles.get(entity);
+    /**
+     * {@code GET /api/revision}: the history of a registered entity kind (404 for a kind not registered), newest
+     * first, once the caller may read the entity.
+     */
+    public List<Map<String, Object>> readableHistory(Caller caller, String entity, long id) {
+        Revertible revertible = registered(entity);
+        revertible.requireRead(caller, id);
+        return db.tx(session -> details(session, revertible.model(), id));
+    }
+
+    /**
+     * {@code POST /api/revision/revert}: puts the stored object of the entity's revision back and records a reversion,
+     * in one transaction; answers that reversion. 404 for an unknown revision or one of another entity.
+     */
+    public Map<String, Object> revert(Caller caller, String entity, long id, long revisionId) {
+        Revertible revertible = registered(entity);
+        return db.tx(session -> {
+            Revision target = find(session, revisionId);
+            Revision previous = history(session, revertible.model(), id).stream().findFirst().orElse(null);
+            revertible.requireRead(caller, id);
+            Checks.found(target != null && target.model.equals(revertible.model()) && target.modelId == id ? target : null);
+            Map<String, Object> object = revertible.revert(session, caller, id, target.object);
+            Revision reversion = record(session, revertible.model(), id, caller.id(), object, null, false, true);
+            return detail(session, revertible.model(), reversion, previous);
+        });
+    }
+
+    private Revertible registered(String entity) {
+        Revertible revertible = revertibles.get(entity);
+        if (revertible == null) {
+            throw ApiException.notFound();
+        }
+        return revertible;
     }
 
     /** Records {@code object} as the newest revision of {@code model} {@code id}, inside the caller's transaction. */

@@ -1,11 +1,9 @@
 package io.quarry.sync;
 
-import io.quarry.appdb.Db;
 import io.quarry.core.Caller;
 import io.quarry.permission.DataPermissions;
 import io.quarry.warehouse.Field;
-import io.quarry.warehouse.WarehouseMapper;
-import io.quarry.web.error.Checks;
+import io.quarry.warehouse.MetadataService;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
@@ -25,15 +23,16 @@ import java.util.Map;
 public final class FieldValuesResource {
     private static final Map<String, Object> SUCCESS = Map.of("status", "success");
 
-    private final Db db;
+    /** Fields and tables are the warehouse module's: read through its service. */
+    private final MetadataService metadata;
     private final SyncService sync;
     /** Data permissions: values are data, shown to those who may see the database. */
     private final DataPermissions dataPermissions;
     private final Caller caller;
 
     @Inject
-    public FieldValuesResource(Db db, SyncService sync, DataPermissions dataPermissions, Caller caller) {
-        this.db = db;
+    public FieldValuesResource(MetadataService metadata, SyncService sync, DataPermissions dataPermissions, Caller caller) {
+        this.metadata = metadata;
         this.sync = sync;
         this.dataPermissions = dataPermissions;
         this.caller = caller;
@@ -48,7 +47,7 @@ public final class FieldValuesResource {
     @Access(Access.Level.USER)
     public Map<String, Object> values(@PathParam("id") PosInt id) {
         Field field = field(id);
-        io.quarry.warehouse.Table table = db.with(WarehouseMapper.class, m -> m.findTable(field.tableId));
+        io.quarry.warehouse.Table table = metadata.findTable(field.tableId);
         if (table != null) {
             dataPermissions.requireRead(caller, table.dbId);
         }
@@ -74,6 +73,6 @@ public final class FieldValuesResource {
     }
 
     private Field field(PosInt id) {
-        return Checks.found(db.with(WarehouseMapper.class, m -> m.findField(id.value())));
+        return metadata.requireField(id.value());
     }
 }
