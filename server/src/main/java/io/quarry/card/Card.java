@@ -1,5 +1,6 @@
 package io.quarry.card;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.OffsetDateTime;
 
 /** A row of report_card: a saved question, model or metric. JSON columns are kept as their text. */
@@ -35,4 +36,24 @@ public final class Card {
     public OffsetDateTime lastUsedAt;
     public OffsetDateTime createdAt;
     public OffsetDateTime updatedAt;
+
+    /** {@link #datasetQuery} parsed, with the text it was parsed from: cached cards are shared between requests. */
+    private record Parsed(String text, JsonNode tree) {
+    }
+
+    private volatile Parsed parsedQuery;
+
+    /**
+     * {@link #datasetQuery} as JSON, a copy the caller may change: parsed once per card object (a card from the
+     * revision cache serves every run of the card until it changes), copied on each call. Null when there is none.
+     */
+    public JsonNode datasetQueryTree() {
+        String text = datasetQuery;
+        Parsed parsed = parsedQuery;
+        if (parsed == null || parsed.text() != text) {
+            parsed = new Parsed(text, CardService.parse(text));
+            parsedQuery = parsed;
+        }
+        return parsed.tree() == null ? null : parsed.tree().deepCopy();
+    }
 }

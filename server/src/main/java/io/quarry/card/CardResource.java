@@ -227,7 +227,7 @@ public final class CardResource {
     /** The card's query with the caller's parameter values, as a question: its view counted, its cache rules applied. */
     private QueryRequest questionRequest(Card card, JsonNode parameters, Boolean ignoreCache) {
         return QueryRequest.savedCard(QueryContext.QUESTION, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
-                CardService.parse(card.datasetQuery), parameters,
+                card.datasetQueryTree(), parameters,
                 new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
 

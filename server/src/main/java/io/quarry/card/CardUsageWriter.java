@@ -1,6 +1,7 @@
 package io.quarry.card;
 
 import io.quarry.appdb.Db;
+import io.quarry.core.Clocks;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class CardUsageWriter implements AutoCloseable {
 
     /** Counts a view of the card, now. */
     public void record(long cardId) {
-        pending.merge(cardId, new Pending(1, OffsetDateTime.now(clock)), Pending::plus);
+        pending.merge(cardId, new Pending(1, Clocks.now(clock)), Pending::plus);
     }
 
     /** The card's views not written yet; null when there are none. */

@@ -41,7 +41,9 @@ public final class DatabasePools implements AutoCloseable {
     /** {@code properties}: the spec's properties as an immutable map, compared without locking the shared Hashtable. */
     private record Pool(String driverClass, String url, Map<Object, Object> properties, WarmDataSource dataSource) {
         boolean builtFrom(Driver.ConnectionSpec spec) {
-            return driverClass.equals(spec.driverClass()) && url.equals(spec.url()) && properties.equals(copy(spec.properties()));
+            // compared entry by entry (Map.equals accepts the Properties as they are): no copy on every borrow
+            return driverClass.equals(spec.driverClass()) && url.equals(spec.url())
+                    && properties.equals(spec.properties() == null ? Map.of() : spec.properties());
         }
     }
 

@@ -13,6 +13,10 @@ public record Column(String name, String displayName, String baseType, String ef
                      List<Object> fieldRef, String source, Long id, Long tableId, String databaseType,
                      Map<String, Object> extra) {
 
+    /** The keys {@link #toJson()} writes before {@code extra}. */
+    public static final java.util.Set<String> BASE_KEYS = java.util.Set.of("name", "display_name", "base_type", "effective_type",
+            "semantic_type", "field_ref", "source", "id", "table_id", "database_type");
+
     /** A column of a native query: known only by its label and JDBC type. */
     public static Column nativeColumn(String name, String baseType, String databaseType) {
         Map<String, Object> options = new LinkedHashMap<>();
@@ -25,8 +29,7 @@ public record Column(String name, String displayName, String baseType, String ef
     @SuppressWarnings("unchecked")
     public static Column fromJson(Map<String, Object> json) {
         Map<String, Object> extra = new LinkedHashMap<>(json);
-        for (String key : List.of("name", "display_name", "base_type", "effective_type", "semantic_type", "field_ref", "source",
-                "id", "table_id", "database_type")) {
+        for (String key : BASE_KEYS) {
             extra.remove(key);
         }
         return new Column((String) json.get("name"), (String) json.get("display_name"), (String) json.get("base_type"),

@@ -2,6 +2,7 @@ package io.quarry.qp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.core.Caller;
+import io.quarry.core.Clocks;
 import io.quarry.core.Json;
 import io.quarry.driver.Driver;
 import io.quarry.qp.mbql.MbqlQueries;
@@ -21,8 +22,6 @@ import io.quarry.warehouse.Table;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.DayOfWeek;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -169,7 +168,7 @@ public final class QueryProcessor {
             });
             try {
                 Substitution.Bound bound = new TagResolver(tags, QueryNormalizer.tagValues(query.parameters()),
-                        new Sources(this, database, driver), LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek())
+                        new Sources(this, database, driver), Clocks.utcLocalNow(clock), firstDayOfWeek())
                         .fill(query.nativeSql());
                 if ("h2".equals(database.engine)) {
                     H2Guard.check(bound.sql());

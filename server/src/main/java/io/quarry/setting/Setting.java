@@ -25,6 +25,8 @@ public final class Setting {
     /** Computed settings have no stored value and cannot be written. */
     public final Supplier<Object> computed;
     public final Function<Object, Object> normalize;
+    /** Computed once: {@link Settings} looks it up on every read. */
+    private final String envName;
 
     private Setting(Builder b) {
         key = b.key;
@@ -36,11 +38,12 @@ public final class Setting {
         userLocal = b.userLocal;
         computed = b.computed;
         normalize = b.normalize;
+        envName = "MB_" + key.toUpperCase(Locale.ROOT).replace('-', '_').replaceAll("[^A-Z0-9_]", "");
     }
 
     /** Metabase's environment variable for a setting: MB_ + upper case, dashes to underscores, other marks dropped. */
     public String envName() {
-        return "MB_" + key.toUpperCase(Locale.ROOT).replace('-', '_').replaceAll("[^A-Z0-9_]", "");
+        return envName;
     }
 
     public boolean readOnly() {

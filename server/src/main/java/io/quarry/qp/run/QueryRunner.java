@@ -1,5 +1,6 @@
 package io.quarry.qp.run;
 
+import io.quarry.core.Clocks;
 import io.quarry.qp.Column;
 import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.QueryCache;
@@ -10,7 +11,6 @@ import io.quarry.qp.ResultWriter;
 import io.quarry.warehouse.Database;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -166,7 +166,7 @@ public final class QueryRunner {
             }
             found.addAll(columns);
             return new QueryOutcome.Read(prepared.database().id);
-        }), 0, QueryRun.start(request, OffsetDateTime.now(clock)));
+        }), 0, QueryRun.start(request, Clocks.now(clock)));
         return found;
     }
 
@@ -185,7 +185,7 @@ public final class QueryRunner {
                 throw new QueryFailure(QueryFailure.Type.DRIVER, e.getMessage());
             }
             return new QueryOutcome.Read(run.prepared().database().id);
-        }), 0, QueryRun.start(request, OffsetDateTime.now(clock)));
+        }), 0, QueryRun.start(request, Clocks.now(clock)));
     }
 
     private static void requireContext(QueryRequest request, QueryContext... contexts) {
@@ -212,7 +212,7 @@ public final class QueryRunner {
         if (request.context() != QueryContext.PERSISTENCE_REFRESH || request.card() == null) {
             throw new IllegalArgumentException("Only a saved model's refresh is materialized");
         }
-        QueryRun run = QueryRun.start(request, OffsetDateTime.now(clock));
+        QueryRun run = QueryRun.start(request, Clocks.now(clock));
         try {
             return proceed(List.of(resolve, compile, new Materialize(materializer)), 0, run);
         } catch (QueryFailure failure) {
@@ -222,7 +222,7 @@ public final class QueryRunner {
 
     /** Runs the request through its steps; a failure before the answer starts is {@link QueryOutcome.Failed}. */
     public QueryOutcome run(QueryRequest request) {
-        QueryRun run = QueryRun.start(request, OffsetDateTime.now(clock));
+        QueryRun run = QueryRun.start(request, Clocks.now(clock));
         try {
             return proceed(steps(request), 0, run);
         } catch (QueryFailure failure) {

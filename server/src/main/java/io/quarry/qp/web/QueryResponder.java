@@ -30,7 +30,13 @@ public final class QueryResponder {
                 throw new ApiException(failed.status(), failed.failure().getMessage(), failed.body());
             }
         };
-        Response.ResponseBuilder response = Response.status(streamed.status()).type(streamed.contentType()).entity(body);
+        // the API answer's status and type as constants: Jersey looks an int status up by copying Status.values() and
+        // parses a media type string, on every query
+        Response.ResponseBuilder response = (streamed.status() == 202 ? Response.status(Response.Status.ACCEPTED)
+                : Response.status(streamed.status()))
+                .type(MediaType.APPLICATION_JSON.equals(streamed.contentType()) ? MediaType.APPLICATION_JSON_TYPE
+                        : MediaType.valueOf(streamed.contentType()))
+                .entity(body);
         streamed.headers().forEach(response::header);
         return response.build();
     }
