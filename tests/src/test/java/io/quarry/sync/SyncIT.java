@@ -295,7 +295,7 @@ class SyncIT {
         fields.forEach((k, f) -> types.put(k, f.semanticType));
         Map<String, String> expected = new HashMap<>();
         expected.put("customers.id", "type/PK");
-        expected.put("customers.email", "type/Email");
+        expected.put("customers.email", null); // e-mail addresses are recognised by their values, not the name
         expected.put("customers.created_at", "type/CreationTimestamp");
         expected.put("orders.id", "type/PK");
         expected.put("orders.customer_id", "type/FK");
@@ -334,7 +334,8 @@ class SyncIT {
         Map<String, Field> after = fields(quarry, id);
         Map<String, String> typesAfter = new HashMap<>();
         after.forEach((k, f) -> typesAfter.put(k, f.semanticType));
-        assertEquals(expected, typesAfter, "floats are never categories");
+        expected.put("customers.email", "type/Email");
+        assertEquals(expected, typesAfter);
         assertEquals(after.get("customers.id").id, after.get("orders.customer_id").fkTargetFieldId);
         assertTrue(after.values().stream().allMatch(f -> f.fingerprintVersion == Fingerprints.VERSION));
         assertEquals(1.0, Fingerprints.typed(after.get("customers.email").fingerprint, "type/Text").get("percent-email"));
