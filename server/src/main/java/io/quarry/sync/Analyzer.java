@@ -67,12 +67,26 @@ public final class Analyzer {
 
     /** Fingerprints and classifies the fields of a database that need it. */
     public Summary analyze(Database database) throws SQLException {
+        return analyze(database, null);
+    }
+
+    /**
+     * Fingerprints and classifies the fields of a database that need it. {@code synced}: what the metadata step of
+     * the same run just wrote (then the tables and fields are not read back, and the analysis is applied to those
+     * objects), or null. Fields whose whole first analysis was written with their insert count as they would have
+     * here, without being written again.
+     */
+    Summary analyze(Database database, SchemaSync.Synced synced) throws SQLException {
         SqlDialect dialect = databases.driverOf(database).dialect();
         boolean refingerprint = Boolean.TRUE.equals(database.refingerprint);
-        List<Table> tables = db.with(WarehouseMapper.class, m -> m.listTables(database.id, true));
-        Map<Long, List<Field>> fieldsByTable = db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(database.id)).stream()
+        List<Table> tables = synced != null ? synced.tables().stream().filter(t -> t.active).toList()
+                : db.with(WarehouseMapper.class, m -> m.listTables(database.id, true));
+        Set<Long> fingerprintedAtInsert = synced != null ? synced.fingerprintedAtInsert() : Set.of();
+        List<Field> allFields = synced != null ? synced.fields()
+                : db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(database.id));
+        Map<Long, List<Field>> fieldsByTable = allFields.stream()
                 .filter(f -> f.active && !"retired".equals(f.visibilityType) && f.parentId == null)
-                .filter(f -> refingerprint || f.fingerprintVersion < Fingerprints.VERSION)
+                .filter(f -> refingerprint || f.fingerprintVersion < Fingerprints.VERSION || fingerprintedAtInsert.contains(f.id))
                 .collect(Collectors.groupingBy(f -> f.tableId, LinkedHashMap::new, Collectors.toList()));
         int attempted = 0;
         int updated = 0;
@@ -105,6 +119,12 @@ public final class Analyzer {
                 boolean empty = samples.get(0).isEmpty();
                 for (int i = 0; i < fields.size(); i++) {
                     Field field = fields.get(i);
+                    if (fingerprintedAtInsert.contains(field.id)) {
+                        // analysed with its insert (a key of a table without rows: no fingerprint whatever the rows)
+                        updated++;
+                        classified++;
+                        continue;
+                    }
                     try {
                         boolean firstAnalysis = field.lastAnalyzed == null;
                         // the name rules are a dozen regular expressions: matched once per field, not twice
@@ -156,6 +176,43 @@ public final class Analyzer {
         return new Summary(attempted, updated, noData, failed, classified, classifyFailed);
     }
 
+    /** What {@link #analyzeWithoutRows} did to a field. */
+    enum EarlyAnalysis { NONE, NO_DATA, FINGERPRINTED }
+
+    /**
+     * The first analysis of a new field of a table without rows, as {@link #analyze} would make it, applied to the field
+     * before it is inserted: {@link EarlyAnalysis#NO_DATA} (a name-based semantic type and {@code last_analyzed}; the
+     * fingerprint waits for rows) or {@link EarlyAnalysis#FINGERPRINTED} (a field that is never fingerprinted, a
+     * primary key: classified now). {@code becomesForeignKey}: the metadata step will make it a foreign key after its
+     * insert, so it is analysed as one and its semantic type is left to that step; such a field is only ever
+     * {@code NO_DATA}.
+     */
+    static EarlyAnalysis analyzeWithoutRows(Field field, boolean becomesForeignKey, OffsetDateTime now) {
+        String semantic = field.semanticType != null ? field.semanticType : becomesForeignKey ? "type/FK" : null;
+        String byName = semantic == null ? Classifier.byName(field.name, field.baseType) : null;
+        Fingerprints.Kind kind = Fingerprints.kindOf(field.baseType, semantic != null ? semantic : byName);
+        if (kind != Fingerprints.Kind.NONE) {
+            if (!becomesForeignKey) {
+                field.semanticType = semantic != null ? semantic : byName;
+            }
+            field.lastAnalyzed = now;
+            return EarlyAnalysis.NO_DATA;
+        }
+        if (becomesForeignKey) {
+            return EarlyAnalysis.NONE;
+        }
+        Map<String, Object> fingerprint = Fingerprints.of(kind, List.of());
+        Classifier.Result result = Classifier.classify(field.name, field.baseType, field.semanticType, field.hasFieldValues,
+                field.previewDisplay, fingerprint);
+        field.fingerprint = fingerprint;
+        field.fingerprintVersion = Fingerprints.VERSION;
+        field.semanticType = result.semanticType();
+        field.hasFieldValues = result.hasFieldValues();
+        field.previewDisplay = result.previewDisplay();
+        field.lastAnalyzed = now;
+        return EarlyAnalysis.FINGERPRINTED;
+    }
+
     /** Tables per probe query of {@link #emptyTables}. */
     static final int PROBE_CHUNK = 100;
 
@@ -167,12 +224,22 @@ public final class Analyzer {
      */
     static Set<Long> emptyTables(Connection connection, SqlDialect dialect, List<Table> tables) {
         Set<Long> empty = new HashSet<>();
-        for (List<Table> chunk : SchemaSync.chunks(tables, PROBE_CHUNK)) {
+        for (Table table : withoutRows(connection, dialect, tables, t -> t.schemaName, t -> t.name)) {
+            empty.add(table.id);
+        }
+        return empty;
+    }
+
+    /** The tables (given by schema and name) that have no rows, probed as {@link #emptyTables} does. */
+    static <T> Set<T> withoutRows(Connection connection, SqlDialect dialect, List<T> tables,
+                                  java.util.function.Function<T, String> schema, java.util.function.Function<T, String> name) {
+        Set<T> empty = new HashSet<>();
+        for (List<T> chunk : SchemaSync.chunks(tables, PROBE_CHUNK)) {
             StringBuilder sql = new StringBuilder();
             for (int i = 0; i < chunk.size(); i++) {
-                Table table = chunk.get(i);
+                T table = chunk.get(i);
                 sql.append(i == 0 ? "" : " UNION ALL ").append("SELECT ").append(i).append(" AS k FROM (SELECT 1 AS one FROM ")
-                        .append(dialect.qualify(table.schemaName, table.name)).append(' ').append(dialect.limit(1))
+                        .append(dialect.qualify(schema.apply(table), name.apply(table))).append(' ').append(dialect.limit(1))
                         .append(") q").append(i);
             }
             boolean[] hasRows = new boolean[chunk.size()];
@@ -189,7 +256,7 @@ public final class Analyzer {
             }
             for (int i = 0; i < chunk.size(); i++) {
                 if (!hasRows[i]) {
-                    empty.add(chunk.get(i).id);
+                    empty.add(chunk.get(i));
                 }
             }
         }

@@ -70,10 +70,18 @@ public final class FieldValuesService {
      * drops values of fields that are no longer eligible.
      */
     public Map<String, Object> scanDatabase(Database database, boolean onlyExisting) throws SQLException {
-        List<Field> fields = db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(database.id));
+        return scanDatabase(database, onlyExisting, null);
+    }
+
+    /**
+     * {@link #scanDatabase(Database, boolean)}; {@code synced}: the tables and fields as the earlier steps of the same
+     * run left them (then they are not read back), or null.
+     */
+    Map<String, Object> scanDatabase(Database database, boolean onlyExisting, SchemaSync.Synced synced) throws SQLException {
+        List<Field> fields = synced != null ? synced.fields() : db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(database.id));
         Set<Long> withValues = new HashSet<>(db.with(SyncMapper.class, m -> m.fieldsWithValues(database.id)));
         Map<Long, Table> tables = new HashMap<>();
-        for (Table t : db.with(WarehouseMapper.class, m -> m.listTables(database.id, false))) {
+        for (Table t : synced != null ? synced.tables() : db.with(WarehouseMapper.class, m -> m.listTables(database.id, false))) {
             tables.put(t.id, t);
         }
         Map<Outcome, Integer> counts = new LinkedHashMap<>();

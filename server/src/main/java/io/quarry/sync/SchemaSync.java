@@ -16,9 +16,11 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Schema sync (the {@code sync-metadata} step): reads the database's tables, columns, primary and foreign keys from
@@ -64,6 +66,15 @@ public final class SchemaSync {
 
     /** Reads the database's metadata; pure JDBC, nothing written. */
     public Metadata read(Database database) throws SQLException {
+        return read(database, null);
+    }
+
+    /**
+     * Reads the database's metadata and, when {@code knownTables} is given, probes the tables not in it (new ones) for
+     * rows ({@link Analyzer#withoutRows}, 100 tables per query): the fields of a new table without rows get their
+     * first analysis as they are inserted. Pure JDBC, nothing written.
+     */
+    Metadata read(Database database, Set<Key> knownTables) throws SQLException {
         Driver driver = databases.driverOf(database);
         try (Connection connection = databases.connect(database)) {
             DatabaseMetaData meta = connection.getMetaData();
@@ -98,8 +109,14 @@ public final class SchemaSync {
             List<Key> primaryKeys = new ArrayList<>();
             Map<Key, Key> foreignKeys = new HashMap<>();
             readKeys(meta, catalog, tables, primaryKeys, foreignKeys);
+            Set<Key> emptyNewTables = Set.of();
+            if (knownTables != null) {
+                List<Key> newTables = tables.keySet().stream().filter(k -> !knownTables.contains(k)).toList();
+                emptyNewTables = newTables.isEmpty() ? Set.of()
+                        : Analyzer.withoutRows(connection, driver.dialect(), newTables, Key::schema, Key::table);
+            }
             return new Metadata(new ArrayList<>(tables.values()), primaryKeys, foreignKeys,
-                    meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion());
+                    meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion(), emptyNewTables);
         }
     }
 
@@ -174,8 +191,24 @@ public final class SchemaSync {
         }
     }
 
-    /** Everything schema sync read from one database. */
-    public record Metadata(List<FoundTable> tables, List<Key> primaryKeys, Map<Key, Key> foreignKeys, String version) {
+    /**
+     * Everything schema sync read from one database; {@code emptyNewTables}: the tables new to Quarry that were found
+     * without rows (only probed when the run analyses next).
+     */
+    public record Metadata(List<FoundTable> tables, List<Key> primaryKeys, Map<Key, Key> foreignKeys, String version,
+                           Set<Key> emptyNewTables) {
+        public Metadata(List<FoundTable> tables, List<Key> primaryKeys, Map<Key, Key> foreignKeys, String version) {
+            this(tables, primaryKeys, foreignKeys, version, Set.of());
+        }
+    }
+
+    /**
+     * What a metadata sync wrote, kept for the next steps of the same run so that they need not read the database's
+     * tables and fields back: every table and field of the database as they now are in the application database
+     * (retired ones included), in {@code listTables}/{@code listFieldsOfDatabase} order, and the ids of the fields
+     * whose whole first analysis (fingerprint included) was written with their insert.
+     */
+    public record Synced(Summary summary, List<Table> tables, List<Field> fields, Set<Long> fingerprintedAtInsert) {
     }
 
     /** What one metadata sync changed (Metabase's step summary). */
@@ -199,8 +232,24 @@ public final class SchemaSync {
 
     /** Reads the database and writes what it found. */
     public Summary sync(Database database) throws SQLException {
-        Metadata metadata = read(database);
-        return write(database, metadata);
+        return sync(database, false).summary();
+    }
+
+    /**
+     * Reads the database and writes what it found. With {@code analyzeNext} (the run's next step is {@code analyze}),
+     * new tables are probed for rows and the fields of those without rows are inserted with their first analysis (what
+     * {@link Analyzer} would write for them: name-based semantic types, {@code last_analyzed}), so that the analysis
+     * does not rewrite 20,000 rows of a new database of empty tables.
+     */
+    Synced sync(Database database, boolean analyzeNext) throws SQLException {
+        Set<Key> knownTables = null;
+        if (analyzeNext) {
+            knownTables = new HashSet<>();
+            for (Table t : db.with(WarehouseMapper.class, m -> m.listTables(database.id, false))) {
+                knownTables.add(new Key(t.schemaName, t.name, null));
+            }
+        }
+        return write(database, read(database, knownTables));
     }
 
     /** Ids per set-based UPDATE ({@code WHERE id IN (...)}). */
@@ -211,7 +260,7 @@ public final class SchemaSync {
      * updates go out as JDBC batches (generated ids come back when a batch is flushed), so the cost is a few round
      * trips, not one per row.
      */
-    Summary write(Database database, Metadata metadata) {
+    Synced write(Database database, Metadata metadata) {
         Driver driver = databases.driverOf(database);
         OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
         return db.batch(session -> {
@@ -223,8 +272,10 @@ public final class SchemaSync {
                 existing.put(new Key(t.schemaName, t.name, null), t);
             }
             Map<Long, Map<String, Field>> existingFields = new HashMap<>();
+            List<Field> allFields = new ArrayList<>();
             if (!existing.isEmpty()) {
                 for (Field f : warehouse.listFieldsOfDatabase(database.id)) {
+                    allFields.add(f);
                     existingFields.computeIfAbsent(f.tableId, k -> new HashMap<>()).put(f.name, f);
                 }
             }
@@ -270,9 +321,12 @@ public final class SchemaSync {
             List<Long> retiredFields = new ArrayList<>();
             List<Long> newPrimaryKeys = new ArrayList<>();
             List<Field> changedFields = new ArrayList<>();
+            Map<Key, Field> newFieldsOfEmptyTables = new java.util.LinkedHashMap<>();
             int totalFields = 0;
             for (FoundTable found : metadata.tables()) {
-                Table table = tables.get(new Key(found.schema(), found.name(), null));
+                Key tableKey = new Key(found.schema(), found.name(), null);
+                Table table = tables.get(tableKey);
+                boolean emptyNewTable = metadata.emptyNewTables().contains(tableKey);
                 Map<String, Field> known = existingFields.getOrDefault(table.id, Map.of());
                 java.util.Set<String> seenColumns = new java.util.HashSet<>();
                 for (FoundColumn column : found.columns()) {
@@ -298,6 +352,9 @@ public final class SchemaSync {
                         field.createdAt = now;
                         field.updatedAt = now;
                         newFields.add(field);
+                        if (emptyNewTable) {
+                            newFieldsOfEmptyTables.put(key, field);
+                        }
                     } else {
                         if (!field.active || !Objects.equals(field.baseType, baseType)
                                 || !Objects.equals(field.databaseType, column.typeName())
@@ -327,8 +384,18 @@ public final class SchemaSync {
                     }
                 }
             }
+            // first analyses known already: fields of new tables without rows (what analyze would write for them),
+            // a foreign key counted as the step below will set it
+            Set<Field> fingerprintedAtInsert = new HashSet<>();
+            for (Map.Entry<Key, Field> entry : newFieldsOfEmptyTables.entrySet()) {
+                Key target = metadata.foreignKeys().get(entry.getKey());
+                boolean becomesForeignKey = entry.getValue().semanticType == null && target != null && fieldsByKey.get(target) != null;
+                if (Analyzer.analyzeWithoutRows(entry.getValue(), becomesForeignKey, now) == Analyzer.EarlyAnalysis.FINGERPRINTED) {
+                    fingerprintedAtInsert.add(entry.getValue());
+                }
+            }
             for (Field field : newFields) {
-                warehouse.insertField(field);
+                mapper.insertField(field);
             }
             for (Field field : changedFields) {
                 warehouse.updateFieldSyncState(field);
@@ -345,6 +412,8 @@ public final class SchemaSync {
             for (Map.Entry<Key, Table> entry : existing.entrySet()) {
                 if (entry.getValue().active && !tables.containsKey(entry.getKey())) {
                     retiredTables.add(entry.getValue().id);
+                    entry.getValue().active = false;
+                    entry.getValue().updatedAt = now;
                 }
             }
             for (List<Long> chunk : chunks(retiredTables)) {
@@ -368,8 +437,23 @@ public final class SchemaSync {
                     field.semanticType = "type/FK";
                 }
             }
-            return new Summary(metadata.tables().size(), newTables.size(), reactivated.size(), retiredTables.size(), totalFields,
-                    newFields.size(), changedFields.size(), retiredFields.size(), metadata.foreignKeys().size(), updatedFks);
+            Summary summary = new Summary(metadata.tables().size(), newTables.size(), reactivated.size(), retiredTables.size(),
+                    totalFields, newFields.size(), changedFields.size(), retiredFields.size(), metadata.foreignKeys().size(), updatedFks);
+            // the state just written, in the order the mappers list it, for the run's next steps
+            List<Table> allTables = new ArrayList<>(existing.values());
+            allTables.addAll(newTables);
+            allTables.sort(java.util.Comparator.comparing((Table t) -> t.schemaName == null ? null : t.schemaName.toLowerCase(java.util.Locale.ROOT),
+                            java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+                    .thenComparing(t -> t.displayName == null ? "" : t.displayName.toLowerCase(java.util.Locale.ROOT))
+                    .thenComparing(t -> t.id));
+            allFields.addAll(newFields);
+            allFields.sort(java.util.Comparator.comparing((Field f) -> f.tableId).thenComparingInt(f -> f.position)
+                    .thenComparing(f -> f.id));
+            Set<Long> fingerprinted = new HashSet<>();
+            for (Field field : fingerprintedAtInsert) {
+                fingerprinted.add(field.id);
+            }
+            return new Synced(summary, allTables, allFields, fingerprinted);
         });
     }
 

@@ -12,6 +12,9 @@ import org.apache.ibatis.annotations.Param;
  * of thousands of tables is written in a few round trips rather than one per row.
  */
 public interface SyncMapper {
+    /** Inserts a new field (its id comes back), with its first analysis when it has one already. */
+    void insertField(Field field);
+
     int deactivateTables(@Param("ids") Collection<Long> ids, @Param("now") OffsetDateTime now);
 
     int deactivateFields(@Param("ids") Collection<Long> ids, @Param("now") OffsetDateTime now);

@@ -237,6 +237,9 @@ public final class SyncService implements SyncLauncher {
         List<StepResult> results = new ArrayList<>();
         String failure = null;
         boolean metadataFailed = false;
+        // what the metadata step wrote, handed to the following steps instead of being read back; dropped when a step
+        // fails (its objects may then differ from what is stored)
+        SchemaSync.Synced synced = null;
         for (Step step : steps) {
             if (metadataFailed) {
                 break;
@@ -250,17 +253,21 @@ public final class SyncService implements SyncLauncher {
             String error = null;
             try {
                 switch (step) {
-                    case METADATA -> summary.put("sync-tables-and-fields", schemaSync.sync(database).toMap());
+                    case METADATA -> {
+                        synced = schemaSync.sync(database, steps.contains(Step.ANALYZE));
+                        summary.put("sync-tables-and-fields", synced.summary().toMap());
+                    }
                     case ANALYZE -> {
-                        Analyzer.Summary analysis = analyzer.analyze(database);
+                        Analyzer.Summary analysis = analyzer.analyze(database, synced);
                         summary.put("fingerprint-fields", analysis.fingerprints());
                         summary.put("classify-fields", analysis.classification());
                     }
                     case FIELD_VALUES -> summary.put("update-field-values",
-                            fieldValues.scanDatabase(database, job.automatic && database.isOnDemand));
+                            fieldValues.scanDatabase(database, job.automatic && database.isOnDemand, synced));
                     default -> throw new IllegalStateException(step.toString());
                 }
             } catch (Exception e) {
+                synced = null;
                 error = e.getMessage() == null ? e.toString() : e.getMessage();
                 failure = failure == null ? step.label + ": " + error : failure;
                 metadataFailed = step == Step.METADATA;

@@ -19,6 +19,7 @@ import io.quarry.warehouse.Database;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.Table;
 import io.quarry.warehouse.WarehouseMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -277,6 +278,67 @@ class SyncIT {
         assertEquals("type/Description", cityAfter.semanticType, "a person's semantic type is kept");
         assertEquals("none", cityAfter.hasFieldValues);
         assertEquals(10, Fingerprints.global(cityAfter.fingerprint, "distinct-count").intValue());
+        admin.delete(204, "database/" + id);
+    }
+
+    @Test
+    void aNewDatabaseOfEmptyTablesGetsItsFirstAnalysisAndIsFingerprintedOnceItHasRows() throws Exception {
+        Path file = Files.createTempDirectory("quarry-sync-empty").resolve("empty");
+        TargetDatabases.h2Execute(file,
+                "CREATE TABLE CUSTOMERS (ID BIGINT PRIMARY KEY, EMAIL VARCHAR(200), CREATED_AT TIMESTAMP)",
+                "CREATE TABLE ORDERS (ID BIGINT PRIMARY KEY, CUSTOMER_ID BIGINT REFERENCES CUSTOMERS(ID), TOTAL DOUBLE PRECISION)");
+        long id = admin.post(200, "database", Map.of("engine", "h2", "name", "Empty shop",
+                "details", Map.of("db", "file:" + file, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+        awaitSynced(quarry, admin, id);
+        Map<String, Field> fields = fields(quarry, id);
+        Map<String, String> types = new HashMap<>();
+        fields.forEach((k, f) -> types.put(k, f.semanticType));
+        Map<String, String> expected = new HashMap<>();
+        expected.put("customers.id", "type/PK");
+        expected.put("customers.email", null); // e-mail addresses are recognised by their values, not the name
+        expected.put("customers.created_at", "type/CreationTimestamp");
+        expected.put("orders.id", "type/PK");
+        expected.put("orders.customer_id", "type/FK");
+        expected.put("orders.total", null);
+        assertEquals(expected, types);
+        assertEquals(fields.get("customers.id").id, fields.get("orders.customer_id").fkTargetFieldId);
+        assertTrue(fields.values().stream().allMatch(f -> f.lastAnalyzed != null), "every field had its first analysis");
+        for (String key : List.of("customers.id", "orders.id")) {
+            Field pk = fields.get(key);
+            assertEquals(Fingerprints.VERSION, pk.fingerprintVersion, key);
+            assertNull(pk.fingerprint, key);
+            assertEquals("none", pk.hasFieldValues, key);
+        }
+        for (String key : List.of("customers.email", "customers.created_at", "orders.customer_id", "orders.total")) {
+            Field f = fields.get(key);
+            assertEquals(0, f.fingerprintVersion, key + " waits for rows to be fingerprinted");
+            assertNull(f.fingerprint, key);
+            assertNull(f.hasFieldValues, key);
+        }
+        SyncService.Run run = quarry.sync.lastRun(id);
+        assertEquals(List.of("sync-metadata", "analyze", "update-field-values"), run.results().stream().map(SyncService.StepResult::name).toList());
+        Map<String, Object> analysis = run.results().get(1).summary();
+        assertEquals(Map.of("fingerprints-attempted", 6, "updated-fingerprints", 2, "no-data-fingerprints", 4,
+                "failed-fingerprints", 0), analysis.get("fingerprint-fields"));
+        assertEquals(Map.of("fields-classified", 2, "fields-failed", 0), analysis.get("classify-fields"));
+
+        // rows arrive: the next analysis fingerprints what waited, keys and name-based types stay
+        TargetDatabases.h2Execute(file, "INSERT INTO CUSTOMERS VALUES (1, 'ada@example.com', TIMESTAMP '2024-01-02 10:00:00')",
+                "INSERT INTO ORDERS VALUES (1, 1, 10.5), (2, 1, 20.0)");
+        int before = quarry.sync.runCount(id);
+        admin.post(200, "database/" + id + "/sync_schema", null);
+        await(Duration.ofSeconds(60), "the manual sync", () -> quarry.sync.runCount(id) > before && !quarry.sync.isSyncing(id));
+        run = quarry.sync.lastRun(id);
+        assertEquals(Map.of("fingerprints-attempted", 4, "updated-fingerprints", 4, "no-data-fingerprints", 0,
+                "failed-fingerprints", 0), run.results().get(1).summary().get("fingerprint-fields"));
+        Map<String, Field> after = fields(quarry, id);
+        Map<String, String> typesAfter = new HashMap<>();
+        after.forEach((k, f) -> typesAfter.put(k, f.semanticType));
+        expected.put("customers.email", "type/Email");
+        assertEquals(expected, typesAfter);
+        assertEquals(after.get("customers.id").id, after.get("orders.customer_id").fkTargetFieldId);
+        assertTrue(after.values().stream().allMatch(f -> f.fingerprintVersion == Fingerprints.VERSION));
+        assertEquals(1.0, Fingerprints.typed(after.get("customers.email").fingerprint, "type/Text").get("percent-email"));
         admin.delete(204, "database/" + id);
     }
 
