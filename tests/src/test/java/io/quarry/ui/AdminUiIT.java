@@ -11,14 +11,12 @@ import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.Mailbox;
 import io.quarry.testing.TargetDatabases;
-import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -68,24 +66,14 @@ class AdminUiIT {
     @BeforeAll
     static void start() throws IOException {
         mailbox = new Mailbox();
-        Map<String, String> config = new HashMap<>(TestAppDb.fresh());
-        config.putAll(mailbox.config());
-        server = TestServer.startWith(config, webapp -> webapp.setContextPath("/quarry"));
+        server = Browser.quarryUnderContextPath(mailbox);
         shop = TargetDatabases.h2Shop();
         chrome = Browser.open(server.base);
     }
 
     @AfterAll
-    static void stop() {
-        if (chrome != null) {
-            chrome.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (mailbox != null) {
-            mailbox.close();
-        }
+    static void stop() throws Exception {
+        Browser.closeAll(chrome, server, mailbox);
     }
 
     @Test

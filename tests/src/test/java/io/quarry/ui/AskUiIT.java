@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
-import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import io.quarry.core.Json;
 import java.io.IOException;
@@ -56,28 +55,20 @@ class AskUiIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServer.startWith(TestAppDb.fresh(), webapp -> webapp.setContextPath("/quarry"));
+        server = Browser.quarryUnderContextPath(null);
         Api api = server.api();
         admin = api.as(Fixtures.setUp(api));
         databaseId = admin.post(200, "database/sample_database", null).json().get("id").asLong();
         server.quarry().sync.syncInBackground(databaseId).get();
         collectionId = admin.post(200, "collection", Map.of("name", "Sales reports")).json().get("id").asLong();
         chrome = Browser.open(server.base);
-        chrome.go("auth/login");
-        chrome.fill("username", Fixtures.ADMIN_EMAIL);
-        chrome.fill("password", Fixtures.ADMIN_PASSWORD);
-        chrome.driver.findElement(By.cssSelector("button[type=submit]")).click();
+        chrome.signIn(Fixtures.ADMIN_EMAIL, Fixtures.ADMIN_PASSWORD);
         chrome.wait.until(ExpectedConditions.urlMatches("/quarry/$"));
     }
 
     @AfterAll
-    static void stop() {
-        if (chrome != null) {
-            chrome.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void stop() throws Exception {
+        Browser.closeAll(chrome, server);
     }
 
     private static WebElement named(String name) {

@@ -2,6 +2,9 @@ package io.quarry.ui;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarry.testing.Mailbox;
+import io.quarry.testing.TestAppDb;
+import io.quarry.testing.TestServer;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -64,6 +68,35 @@ public final class Browser implements AutoCloseable {
         options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver).usingAnyFreePort().build();
         return new Browser(new ChromeDriver(service, options), base);
+    }
+
+    /**
+     * Quarry under the context path {@code /quarry} on a fresh application database, sending its mail to
+     * {@code mailbox} when one is given: the server every browser test class starts.
+     */
+    public static TestServer quarryUnderContextPath(Mailbox mailbox) {
+        Map<String, String> config = new HashMap<>(TestAppDb.fresh());
+        if (mailbox != null) {
+            config.putAll(mailbox.config());
+        }
+        return TestServer.startWith(config, webapp -> webapp.setContextPath("/quarry"));
+    }
+
+    /** Closes what was started, in the order given, skipping what never started (null). */
+    public static void closeAll(AutoCloseable... started) throws Exception {
+        for (AutoCloseable each : started) {
+            if (each != null) {
+                each.close();
+            }
+        }
+    }
+
+    /** Signs in on the login page (callers wait for the page they expect next). */
+    public void signIn(String email, String password) {
+        go("auth/login");
+        fill("username", email);
+        fill("password", password);
+        driver.findElement(By.cssSelector("button[type=submit]")).click();
     }
 
     /** Opens {@code path} (relative to the server's root, e.g. {@code "ui/"} or {@code "question/3"}). */

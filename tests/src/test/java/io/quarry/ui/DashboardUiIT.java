@@ -13,13 +13,11 @@ import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.Mailbox;
 import io.quarry.testing.TargetDatabases;
-import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import jakarta.mail.internet.MimeMessage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -66,9 +64,7 @@ class DashboardUiIT {
     @BeforeAll
     static void start() throws Exception {
         mailbox = new Mailbox();
-        Map<String, String> config = new HashMap<>(TestAppDb.fresh());
-        config.putAll(mailbox.config());
-        server = TestServer.startWith(config, webapp -> webapp.setContextPath("/quarry"));
+        server = Browser.quarryUnderContextPath(mailbox);
         Api anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
         Path sample = SampleDatabase.ensure(Path.of("target", "dashui-sample").toAbsolutePath());
@@ -95,24 +91,13 @@ class DashboardUiIT {
     }
 
     private static void signIn() {
-        chrome.go("auth/login");
-        chrome.fill("username", Fixtures.ADMIN_EMAIL);
-        chrome.fill("password", Fixtures.ADMIN_PASSWORD);
-        chrome.driver.findElement(By.cssSelector("button[type=submit]")).click();
+        chrome.signIn(Fixtures.ADMIN_EMAIL, Fixtures.ADMIN_PASSWORD);
         chrome.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Hello, Crowberto"));
     }
 
     @AfterAll
-    static void stop() {
-        if (chrome != null) {
-            chrome.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (mailbox != null) {
-            mailbox.close();
-        }
+    static void stop() throws Exception {
+        Browser.closeAll(chrome, server, mailbox);
     }
 
     private static WebElement button(String text) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.Mailbox;
-import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
 import jakarta.mail.internet.MimeMessage;
 import java.io.File;
@@ -19,9 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -79,25 +76,15 @@ class WebInterfaceIT {
     @BeforeAll
     static void start() throws IOException {
         mailbox = new Mailbox();
-        Map<String, String> config = new HashMap<>(TestAppDb.fresh());
-        config.putAll(mailbox.config());
-        server = TestServer.startWith(config, webapp -> webapp.setContextPath("/quarry"));
+        server = Browser.quarryUnderContextPath(mailbox);
         chrome = Browser.open(server.base);
         browser = chrome.driver;
         wait = chrome.wait;
     }
 
     @AfterAll
-    static void stop() {
-        if (chrome != null) {
-            chrome.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (mailbox != null) {
-            mailbox.close();
-        }
+    static void stop() throws Exception {
+        Browser.closeAll(chrome, server, mailbox);
     }
 
     @Test
