@@ -149,7 +149,7 @@ public final class Quarry implements AutoCloseable {
     final SetupService setup;
     final UnsubscribeService unsubscribes;
     final WarehouseModule warehouseModule;
-    final SyncModule syncModule;
+    public final SyncModule syncModule;
     final MetadataModule metadataModule;
     final CollectionModule collectionModule;
     final Revisions revisions;
