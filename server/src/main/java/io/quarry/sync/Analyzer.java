@@ -100,8 +100,12 @@ public final class Analyzer {
         Map<String, List<Long>> analyzedWithoutData = new LinkedHashMap<>();
         OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
         try (Connection connection = fieldsByTable.isEmpty() ? null : databases.connect(database)) {
-            Set<Long> emptyTables = fieldsByTable.isEmpty() ? Set.of()
-                    : emptyTables(connection, dialect, tables.stream().filter(t -> fieldsByTable.containsKey(t.id)).toList());
+            // new tables the metadata step of this run already found empty are not asked again
+            Set<Long> emptyTables = new HashSet<>(synced != null ? synced.emptyNewTables() : Set.of());
+            List<Table> toProbe = tables.stream().filter(t -> fieldsByTable.containsKey(t.id) && !emptyTables.contains(t.id)).toList();
+            if (!toProbe.isEmpty()) {
+                emptyTables.addAll(emptyTables(connection, dialect, toProbe));
+            }
             for (Table table : tables) {
                 List<Field> fields = fieldsByTable.get(table.id);
                 if (fields == null || fields.isEmpty()) {

@@ -206,9 +206,11 @@ public final class SchemaSync {
      * What a metadata sync wrote, kept for the next steps of the same run so that they need not read the database's
      * tables and fields back: every table and field of the database as they now are in the application database
      * (retired ones included), in {@code listTables}/{@code listFieldsOfDatabase} order, and the ids of the fields
-     * whose whole first analysis (fingerprint included) was written with their insert.
+     * whose whole first analysis (fingerprint included) was written with their insert, and of the new tables found
+     * without rows (the analysis step does not ask them again).
      */
-    public record Synced(Summary summary, List<Table> tables, List<Field> fields, Set<Long> fingerprintedAtInsert) {
+    public record Synced(Summary summary, List<Table> tables, List<Field> fields, Set<Long> fingerprintedAtInsert,
+                         Set<Long> emptyNewTables) {
     }
 
     /** What one metadata sync changed (Metabase's step summary). */
@@ -322,11 +324,15 @@ public final class SchemaSync {
             List<Long> newPrimaryKeys = new ArrayList<>();
             List<Field> changedFields = new ArrayList<>();
             Map<Key, Field> newFieldsOfEmptyTables = new java.util.LinkedHashMap<>();
+            Set<Long> emptyNewTableIds = new HashSet<>();
             int totalFields = 0;
             for (FoundTable found : metadata.tables()) {
                 Key tableKey = new Key(found.schema(), found.name(), null);
                 Table table = tables.get(tableKey);
                 boolean emptyNewTable = metadata.emptyNewTables().contains(tableKey);
+                if (emptyNewTable) {
+                    emptyNewTableIds.add(table.id);
+                }
                 Map<String, Field> known = existingFields.getOrDefault(table.id, Map.of());
                 java.util.Set<String> seenColumns = new java.util.HashSet<>();
                 for (FoundColumn column : found.columns()) {
@@ -453,7 +459,7 @@ public final class SchemaSync {
             for (Field field : fingerprintedAtInsert) {
                 fingerprinted.add(field.id);
             }
-            return new Synced(summary, allTables, allFields, fingerprinted);
+            return new Synced(summary, allTables, allFields, fingerprinted, emptyNewTableIds);
         });
     }
 
