@@ -126,6 +126,17 @@ class EmailIT {
         assertEquals(Fixtures.ADMIN_EMAIL, sent.getAllRecipients()[0].toString());
         assertEquals("Quarry test email", sent.getSubject());
         assertEquals(FORBIDDEN, ordinary.post(403, "email/test", Map.of()).body());
+
+        // as plain clients send it: a malformed body is refused before anything is sent; curl -X POST (no body, no
+        // content type) and curl -d '' (an empty form) each send one
+        Api.Res malformed = admin.call("POST", "email/test", "{\"a\":");
+        assertEquals(400, malformed.status(), malformed.body());
+        assertEquals("Malformed JSON in request body.", malformed.body());
+        Api.Res noBody = admin.call("POST", "email/test", null);
+        assertEquals(200, noBody.status(), noBody.body());
+        admin.postForm(200, "email/test", Map.of());
+        assertTrue(smtp.waitForIncomingEmail(15_000, before + 3));
+        assertEquals(before + 3, smtp.getReceivedMessages().length, "the malformed request sent nothing");
     }
 
     @Test
