@@ -33,7 +33,11 @@ public final class SessionService {
     private final boolean throttled;
     private final Throttle byUsername;
     private final Throttle byIp;
-    /** Session hash → its user and start (null: no such session), until sessions or users change. */
+    /**
+     * Session id → its user and start (null: no such session), until sessions or users change. Keyed by the id as the
+     * client sent it, so that a request whose session is cached computes no SHA-512 (the id is held only in memory, as
+     * each request holding it already does; the application database keeps only the hash).
+     */
     private final RevisionCache<String, Live> live;
 
     /** A session as cached: the user it belongs to (null when inactive) and when it began. */
@@ -111,7 +115,8 @@ public final class SessionService {
         OffsetDateTime notBefore = OffsetDateTime.now(clock).minus(maxAge);
         // read once per change of the application database's cached data (a sign-in, a sign-out, a user's change...),
         // not on every request; the age is checked on every use
-        Live found = live.get(hash(key), hash -> db.tx(session -> {
+        Live found = live.get(key, id -> db.tx(session -> {
+            String hash = hash(id);
             SessionMapper sessions = session.getMapper(SessionMapper.class);
             OffsetDateTime createdAt = sessions.findSessionStart(hash);
             Long userId = createdAt == null ? null : sessions.findSessionUser(hash, notBefore);
