@@ -17,6 +17,8 @@ import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -38,6 +40,7 @@ import java.util.Set;
 @Path("card")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
+@Singleton
 public final class CardResource {
     static final String[] FILTERS = {"archived", "table", "using_model", "bookmarked", "all", "mine", "database"};
 
@@ -46,23 +49,28 @@ public final class CardResource {
     private final QueryMetadata queryMetadata;
     private final MetadataService metadata;
     private final QueryRunner runner;
-    private final Caller caller;
+    /** The request's caller: the resource is one instance for every request (built once, not per request). */
+    private final Provider<Caller> callers;
 
     @Inject
     public CardResource(CardService cards, DatabaseService databases, QueryMetadata queryMetadata, MetadataService metadata,
-                        QueryRunner runner, Caller caller) {
+                        QueryRunner runner, Provider<Caller> callers) {
         this.cards = cards;
         this.databases = databases;
         this.queryMetadata = queryMetadata;
         this.metadata = metadata;
         this.runner = runner;
-        this.caller = caller;
+        this.callers = callers;
+    }
+
+    private Caller caller() {
+        return callers.get();
     }
 
     @POST
     @Access(Access.Level.USER)
     public Map<String, Object> create(JsonNode json) {
-        return cards.fullView(cards.create(json, caller), caller);
+        return cards.fullView(cards.create(json, caller()), caller());
     }
 
     /** {@code f}: all (default), mine, bookmarked, database, table, using_model, archived; {@code model_id} for the last three. */
@@ -82,19 +90,19 @@ public final class CardResource {
                 Checks.found(metadata.findTable(model));
             }
         }
-        return cards.views(cards.list(filter, model, caller), caller);
+        return cards.views(cards.list(filter, model, caller()), caller());
     }
 
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
     public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("ignore_view") BoolStr ignoreView) {
-        Card card = cards.requireReadable(id.value(), caller);
+        Card card = cards.requireReadable(id.value(), caller());
         if (!BoolStr.orDefault(ignoreView, false)) {
             cards.touch(card.id);
             card = cards.require(card.id);
         }
-        return cards.fullView(card, caller);
+        return cards.fullView(card, caller());
     }
 
     /** Unknown keys are ignored: clients send whole cards back. */
@@ -102,7 +110,7 @@ public final class CardResource {
     @Path("{id}")
     @Access(Access.Level.USER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
-        return cards.fullView(cards.update(id.value(), json, caller), caller);
+        return cards.fullView(cards.update(id.value(), json, caller()), caller());
     }
 
     /** Deprecated hard delete (archive with PUT instead): 204. */
@@ -110,7 +118,7 @@ public final class CardResource {
     @Path("{id}")
     @Access(Access.Level.USER)
     public Response delete(@PathParam("id") PosInt id) {
-        cards.delete(id.value(), caller);
+        cards.delete(id.value(), caller());
         return Response.noContent().build();
     }
 
@@ -118,7 +126,7 @@ public final class CardResource {
     @Path("{id}/copy")
     @Access(Access.Level.USER)
     public Map<String, Object> copy(@PathParam("id") PosInt id) {
-        return cards.fullView(cards.copy(id.value(), caller), caller);
+        return cards.fullView(cards.copy(id.value(), caller()), caller());
     }
 
     /** {@code {card_ids: [...], collection_id}}: moves cards (null = Root); {@code {"status": "ok"}}. */
@@ -144,7 +152,7 @@ public final class CardResource {
         }
         Long collectionId = body.optPosInt("collection_id");
         body.throwIfInvalid();
-        cards.move(cardIds, collectionId, caller);
+        cards.move(cardIds, collectionId, caller());
         return Map.of("status", "ok");
     }
 
@@ -186,14 +194,14 @@ public final class CardResource {
     @Path("{id}/public_link")
     @Access(Access.Level.USER)
     public Map<String, Object> publicLink(@PathParam("id") PosInt id) {
-        return Map.of("uuid", cards.publicLink(id.value(), caller));
+        return Map.of("uuid", cards.publicLink(id.value(), caller()));
     }
 
     @DELETE
     @Path("{id}/public_link")
     @Access(Access.Level.USER)
     public Response removePublicLink(@PathParam("id") PosInt id) {
-        cards.removePublicLink(id.value(), caller);
+        cards.removePublicLink(id.value(), caller());
         return Response.noContent().build();
     }
 
@@ -202,14 +210,14 @@ public final class CardResource {
     @Path("{id}/query_metadata")
     @Access(Access.Level.USER)
     public Map<String, Object> queryMetadata(@PathParam("id") PosInt id) {
-        Card card = cards.requireReadable(id.value(), caller);
-        return queryMetadata.of(CardService.parse(card.datasetQuery), caller);
+        Card card = cards.requireReadable(id.value(), caller());
+        return queryMetadata.of(CardService.parse(card.datasetQuery), caller());
     }
 
     /**
      * Runs the card's query with the given parameters: 202 and Metabase's result, streamed. A card with a
      * {@code cache_ttl} answers from the shared result cache while its result is younger than that many hours, unless
-     * {@code ignore_cache} is set; a fresh result is recorded for the next caller (with {@code ignore_cache} too).
+     * {@code ignore_cache} is set; a fresh result is recorded for the next caller() (with {@code ignore_cache} too).
      */
     @POST
     @Path("{id}/query")
@@ -220,13 +228,13 @@ public final class CardResource {
         body.optPosInt("dashboard_id");
         body.optBool("collection_preview");
         body.throwIfInvalid();
-        Card card = cards.requireRunnable(id.value(), caller);
+        Card card = cards.requireRunnable(id.value(), caller());
         return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache)));
     }
 
-    /** The card's query with the caller's parameter values, as a question: its view counted, its cache rules applied. */
+    /** The card's query with the caller()'s parameter values, as a question: its view counted, its cache rules applied. */
     private QueryRequest questionRequest(Card card, JsonNode parameters, Boolean ignoreCache) {
-        return QueryRequest.savedCard(QueryContext.QUESTION, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
+        return QueryRequest.savedCard(QueryContext.QUESTION, caller(), new QueryRequest.SavedCard(card.id, card.databaseId),
                 card.datasetQueryTree(), parameters,
                 new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
@@ -239,7 +247,7 @@ public final class CardResource {
         Body body = Body.of(json);
         Boolean ignoreCache = body.optBool("ignore_cache");
         body.throwIfInvalid();
-        Card card = cards.requireReadable(id.value(), caller);
+        Card card = cards.requireReadable(id.value(), caller());
         return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache).asPivot()));
     }
 }

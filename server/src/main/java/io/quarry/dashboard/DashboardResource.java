@@ -15,6 +15,8 @@ import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -36,22 +38,28 @@ import java.util.Set;
 @Path("dashboard")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
+@Singleton
 public final class DashboardResource {
     private final DashboardService dashboards;
     private final QueryRunner runner;
-    private final Caller caller;
+    /** The request's caller: the resource is one instance for every request (built once, not per request). */
+    private final Provider<Caller> callers;
 
     @Inject
-    public DashboardResource(DashboardService dashboards, QueryRunner runner, Caller caller) {
+    public DashboardResource(DashboardService dashboards, QueryRunner runner, Provider<Caller> callers) {
         this.dashboards = dashboards;
         this.runner = runner;
-        this.caller = caller;
+        this.callers = callers;
+    }
+
+    private Caller caller() {
+        return callers.get();
     }
 
     @POST
     @Access(Access.Level.USER)
     public Map<String, Object> create(JsonNode json) {
-        return dashboards.create(caller, json);
+        return dashboards.create(caller(), json);
     }
 
     @GET
@@ -61,42 +69,42 @@ public final class DashboardResource {
             throw ApiException.withErrors(400, Map.of("f", "nullable enum of all, mine, archived"),
                     Map.of("f", List.of("should be either \"all\" or \"mine\" or \"archived\", received: \"" + f + "\"")));
         }
-        return dashboards.list(caller, f == null ? "all" : f);
+        return dashboards.list(caller(), f == null ? "all" : f);
     }
 
     @GET
     @Path("public")
     @Access(Access.Level.USER)
     public List<Map<String, Object>> publicDashboards() {
-        return dashboards.publicDashboards(caller);
+        return dashboards.publicDashboards(caller());
     }
 
     @GET
     @Path("embeddable")
     @Access(Access.Level.USER)
     public List<Map<String, Object>> embeddable() {
-        return dashboards.embeddableDashboards(caller);
+        return dashboards.embeddableDashboards(caller());
     }
 
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
     public Map<String, Object> get(@PathParam("id") PosInt id) {
-        return dashboards.get(caller, id.value());
+        return dashboards.get(caller(), id.value());
     }
 
     @PUT
     @Path("{id}")
     @Access(Access.Level.USER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
-        return dashboards.update(caller, id.value(), json);
+        return dashboards.update(caller(), id.value(), json);
     }
 
     @DELETE
     @Path("{id}")
     @Access(Access.Level.USER)
     public Response delete(@PathParam("id") PosInt id) {
-        dashboards.delete(caller, id.value());
+        dashboards.delete(caller(), id.value());
         return Response.noContent().build();
     }
 
@@ -104,28 +112,28 @@ public final class DashboardResource {
     @Path("{id}/copy")
     @Access(Access.Level.USER)
     public Map<String, Object> copy(@PathParam("id") PosInt id, JsonNode json) {
-        return dashboards.copy(caller, id.value(), json);
+        return dashboards.copy(caller(), id.value(), json);
     }
 
     @GET
     @Path("{id}/query_metadata")
     @Access(Access.Level.USER)
     public Map<String, Object> queryMetadata(@PathParam("id") PosInt id) {
-        return dashboards.queryMetadata(caller, id.value());
+        return dashboards.queryMetadata(caller(), id.value());
     }
 
     @POST
     @Path("{id}/public_link")
     @Access(Access.Level.USER)
     public Map<String, Object> publicLink(@PathParam("id") PosInt id) {
-        return dashboards.publicLink(caller, id.value());
+        return dashboards.publicLink(caller(), id.value());
     }
 
     @DELETE
     @Path("{id}/public_link")
     @Access(Access.Level.USER)
     public Response deletePublicLink(@PathParam("id") PosInt id) {
-        dashboards.deletePublicLink(caller, id.value());
+        dashboards.deletePublicLink(caller(), id.value());
         return Response.noContent().build();
     }
 
@@ -152,9 +160,9 @@ public final class DashboardResource {
         Boolean ignoreCache = body.optBool("ignore_cache");
         JsonNode parameters = parameters(body, body.get("parameters"));
         body.throwIfInvalid();
-        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
+        DashboardService.CardRun run = dashboards.cardRun(caller(), id.value(), dashcardId.value(), cardId.value(), parameters);
         CardRow card = run.card();
-        return QueryRequest.savedCard(QueryContext.DASHBOARD_CARD, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
+        return QueryRequest.savedCard(QueryContext.DASHBOARD_CARD, caller(), new QueryRequest.SavedCard(card.id, card.databaseId),
                 run.request(), null, new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
 
@@ -207,11 +215,11 @@ public final class DashboardResource {
     }
 
     private Response export(long id, long dashcardId, long cardId, ExportFormat format, JsonNode parameters, ObjectNode options) {
-        DashboardService.CardRun run = dashboards.cardRun(caller, id, dashcardId, cardId, parameters);
+        DashboardService.CardRun run = dashboards.cardRun(caller(), id, dashcardId, cardId, parameters);
         ExportRequest export = ExportRequest.withQuery(options, run.request());
         String slug = run.card().name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
         QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug.isEmpty() ? "query_result" : slug);
-        return QueryResponder.respond(runner.run(QueryRequest.download(caller, export.query(),
+        return QueryResponder.respond(runner.run(QueryRequest.download(caller(), export.query(),
                 new QueryRequest.SavedCard(run.card().id, run.card().databaseId), download)));
     }
 

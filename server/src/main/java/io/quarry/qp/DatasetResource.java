@@ -7,6 +7,8 @@ import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
 import jakarta.inject.Inject;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -19,16 +21,22 @@ import java.util.Map;
 @Path("dataset")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
+@Singleton
 public final class DatasetResource {
     private final QueryRunner runner;
     private final QueryProcessor processor;
-    private final Caller caller;
+    /** The request's caller: the resource is one instance for every request (built once, not per request). */
+    private final Provider<Caller> callers;
 
     @Inject
-    public DatasetResource(QueryRunner runner, QueryProcessor processor, Caller caller) {
+    public DatasetResource(QueryRunner runner, QueryProcessor processor, Provider<Caller> callers) {
         this.runner = runner;
         this.processor = processor;
-        this.caller = caller;
+        this.callers = callers;
+    }
+
+    private Caller caller() {
+        return callers.get();
     }
 
     /**
@@ -39,7 +47,7 @@ public final class DatasetResource {
     @Access(Access.Level.USER)
     public Response run(JsonNode request) {
         QueryBody.check(request);
-        return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller, request)));
+        return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller(), request)));
     }
 
     /** A structured query as a pivot table: every breakout subtotal and the grand total, streamed as one result. */
@@ -48,7 +56,7 @@ public final class DatasetResource {
     @Access(Access.Level.USER)
     public Response pivot(JsonNode request) {
         QueryBody.check(request);
-        return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller, request).asPivot()));
+        return QueryResponder.respond(runner.run(QueryRequest.adHoc(caller(), request).asPivot()));
     }
 
     /** The SQL a query compiles to, with its bind values: {@code {"query": "...", "params": [...]}}. */
@@ -58,7 +66,7 @@ public final class DatasetResource {
     public Response nativeForm(JsonNode request) {
         QueryBody.check(request);
         try {
-            QueryProcessor.Prepared prepared = processor.prepare(request, caller, QueryProcessor.Purpose.API);
+            QueryProcessor.Prepared prepared = processor.prepare(request, caller(), QueryProcessor.Purpose.API);
             return Response.ok(Map.of("query", prepared.compiled().sql(), "params", prepared.compiled().params().stream()
                     .map(String::valueOf).toList())).build();
         } catch (QueryFailure failure) {
