@@ -28,10 +28,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -61,7 +59,7 @@ public final class QueryProcessor {
     private final MbqlQueries mbql;
     private final Lookups lookups;
 
-    private final ExecutorService workers;
+    private final ScheduledThreadPoolExecutor keepAliveTimer;
 
     public QueryProcessor(DatabaseService databases, QueryExecutor executor, MetadataService metadata, Settings settings, Clock clock, int timeoutSeconds,
                           Lookups lookups) {
@@ -74,24 +72,28 @@ public final class QueryProcessor {
         this.timeoutSeconds = timeoutSeconds;
         this.mbql = new MbqlQueries(metadata, databases, settings, clock);
         AtomicInteger threads = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "quarry-query-" + threads.incrementAndGet());
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(2, r -> {
+            Thread t = new Thread(r, "quarry-keepalive-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+        // a quick query's keep-alive is cancelled long before it is due: drop it from the queue at once
+        timer.setRemoveOnCancelPolicy(true);
+        this.keepAliveTimer = timer;
     }
 
     /**
-     * Threads that execute statements while the request thread keeps the client's connection alive (see
-     * {@code io.quarry.qp.run.ExecuteWithKeepAlive}); idle ones end after a minute, all of them when Quarry stops.
+     * The threads that write keep-alive newlines to the clients of queries still executing after a second (see
+     * {@code io.quarry.qp.run.ExecuteWithKeepAlive}; the queries themselves execute on the request threads). Two, so
+     * that one client slow to take its bytes does not hold up the others' keep-alives; stopped when Quarry stops.
      */
-    public ExecutorService workers() {
-        return workers;
+    public ScheduledExecutorService keepAliveTimer() {
+        return keepAliveTimer;
     }
 
-    /** Stops the statement threads (undeploying must not leave threads of the webapp behind). */
+    /** Stops the keep-alive threads (undeploying must not leave threads of the webapp behind). */
     public void close() {
-        workers.shutdownNow();
+        keepAliveTimer.shutdownNow();
     }
 
     /** Whether a caller may read a saved card (its collection's rights); implemented by the cards module. */

@@ -13,22 +13,24 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Executes the query on a worker thread while the HTTP thread keeps the client's connection alive, as Metabase's
- * streaming responses do (the last step of an API answer). A query that has its first rows (or fails) within
- * {@link #GRACE} answers exactly as a quick one: a failure with its 4xx status, rows with 202. A slower one commits the
- * 202 and writes a newline every {@link #INTERVAL} until it has rows (JSON allows leading whitespace): that keeps
- * proxies from dropping an idle connection, and a write that fails tells that the client has gone — the statement is
- * then cancelled on the database instead of running until its timeout. A failure after the commit is written as the
- * body (status 202, as Metabase).
+ * Executes the query on the request thread and keeps the client's connection alive meanwhile, as Metabase's streaming
+ * responses do (the last step of an API answer). The query runs when the answer is written: one that has its first
+ * rows (or fails) within {@link #GRACE} answers exactly as a quick one, a failure with its 4xx status (nothing has been
+ * written, so the response can still take it), rows with 202. For a slower one a timer thread commits the 202 and
+ * writes a newline every {@link #INTERVAL} while the request thread waits on the database (JSON allows leading
+ * whitespace): that keeps proxies from dropping an idle connection, and a write that fails tells that the client has
+ * gone — the statement is then cancelled on the database instead of running until its timeout. A failure after the
+ * commit is written as the body (status 202, as Metabase).
+ *
+ * <p>A quick query thus costs no thread hand-off: the timer's task is scheduled and cancelled, never run.
  */
 final class ExecuteWithKeepAlive implements QueryStep {
     private static final Logger log = LoggerFactory.getLogger(ExecuteWithKeepAlive.class);
@@ -52,81 +54,116 @@ final class ExecuteWithKeepAlive implements QueryStep {
     @Override
     public QueryOutcome apply(QueryRun run, Chain next) {
         ApiResultWriter.Envelope envelope = run.envelope(Map.of());
-        Running running = new Running(processor, run.prepared());
-        // a failure within the grace period is thrown: the runner answers it with its own status
-        QueryExecutor.Cursor early = running.await(GRACE);
+        QueryProcessor.Prepared prepared = run.prepared();
         Object failureQuery = run.failureQuery();
         Long failureDatabaseId = run.failureDatabaseId();
         boolean superuser = run.request().caller().superuser();
         return apiAnswer(out -> {
-            QueryExecutor.Cursor cursor = early;
-            if (cursor == null) {
-                try {
-                    cursor = running.awaitWritingNewlines(out);
-                } catch (QueryFailure failure) {
-                    Map<String, Object> body = new QueryOutcome.Failed(failure, failureQuery, failureDatabaseId).body();
-                    if (!superuser) {
-                        body.remove("class"); // the driver's class is for administrators only, as QueryFailureClassFilter does
-                    }
-                    out.write(Json.write(body).getBytes(StandardCharsets.UTF_8));
+            KeepAlive keepAlive = new KeepAlive(out, processor.keepAliveTimer());
+            QueryExecutor.Cursor cursor;
+            try {
+                cursor = processor.open(prepared, keepAlive::executing);
+            } catch (QueryFailure failure) {
+                if (!keepAlive.stop()) {
+                    // nothing written: the failure still gets its own status and Metabase's body
+                    throw new QueryOutcome.FailedBeforeOutput(new QueryOutcome.Failed(failure, failureQuery, failureDatabaseId));
+                }
+                if (keepAlive.clientGone()) {
+                    log.debug("The client of a query went away; the query was cancelled ({})", failure.getMessage());
                     return;
                 }
+                Map<String, Object> body = new QueryOutcome.Failed(failure, failureQuery, failureDatabaseId).body();
+                if (!superuser) {
+                    body.remove("class"); // the driver's class is for administrators only, as QueryFailureClassFilter does
+                }
+                out.write(Json.write(body).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            // from here on only this thread writes
+            keepAlive.stop();
+            if (keepAlive.clientGone()) {
+                cursor.close();
+                return;
             }
             cursor.stream(run.recording(new ApiResultWriter(out, envelope)));
         });
     }
 
-    /** A query executing on a worker thread, cancelled when its client goes away. */
-    static final class Running {
+    /**
+     * The keep-alive of one query while it executes: after {@link #GRACE}, whitespace enough to commit the response,
+     * then a newline every {@link #INTERVAL}, written by the timer's thread; a write that fails cancels the statement.
+     * {@link #stop()} ends it before the request thread writes the answer itself.
+     */
+    static final class KeepAlive implements Runnable {
+        private final OutputStream out;
+        private final ScheduledExecutorService timer;
         private final AtomicReference<Statement> statement = new AtomicReference<>();
-        private volatile boolean abandoned;
-        private final CompletableFuture<QueryExecutor.Cursor> result;
+        private final Object lock = new Object();
+        /** Guarded by {@code lock}: the next write, whether the request thread has taken the stream back, what was written. */
+        private ScheduledFuture<?> next;
+        private boolean stopped;
+        private boolean written;
+        private volatile boolean gone;
 
-        Running(QueryProcessor processor, QueryProcessor.Prepared prepared) {
-            result = CompletableFuture.supplyAsync(() -> processor.open(prepared, s -> {
-                statement.set(s);
-                if (abandoned) {
-                    throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "The client went away.");
-                }
-            }), processor.workers());
-        }
-
-        /** The cursor when the query executed within {@code wait}; null while it still runs; a failure is thrown. */
-        QueryExecutor.Cursor await(Duration wait) {
-            try {
-                return unwrap(() -> result.get(wait.toMillis(), TimeUnit.MILLISECONDS));
-            } catch (TimeoutException e) {
-                return null;
+        KeepAlive(OutputStream out, ScheduledExecutorService timer) {
+            this.out = out;
+            this.timer = timer;
+            synchronized (lock) {
+                next = timer.schedule(this, GRACE.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
 
-        /** Waits for the query, writing a newline every interval; a failed write abandons (cancels) the query. */
-        QueryExecutor.Cursor awaitWritingNewlines(OutputStream out) throws IOException {
-            // Jersey holds back the first 8 KB of a response (to give it a Content-Length) and ignores flush() until
-            // then: the first keep-alive is whitespace enough to commit the response, so that every later newline goes out.
-            byte[] whitespace = new byte[COMMIT_BYTES];
-            Arrays.fill(whitespace, (byte) '\n');
-            boolean first = true;
-            while (true) {
+        /** The statement about to execute, shown so that a client gone can cancel it; refused once the client has gone. */
+        void executing(Statement executing) {
+            statement.set(executing);
+            if (gone) {
+                throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "The client went away.");
+            }
+        }
+
+        @Override
+        public void run() {
+            synchronized (lock) {
+                if (stopped) {
+                    return;
+                }
                 try {
-                    out.write(first ? whitespace : NEWLINE);
+                    if (written) {
+                        out.write(NEWLINE);
+                    } else {
+                        // Jersey holds back the first 8 KB of a response (to give it a Content-Length) and ignores
+                        // flush() until then: the first keep-alive is whitespace enough to commit it, so that every
+                        // later newline goes out
+                        byte[] whitespace = new byte[COMMIT_BYTES];
+                        Arrays.fill(whitespace, (byte) '\n');
+                        out.write(whitespace);
+                    }
+                    written = true;
                     out.flush();
-                    first = false;
-                } catch (IOException | RuntimeException gone) {
-                    abandon();
-                    throw gone;
+                } catch (IOException | RuntimeException clientGone) {
+                    gone = true;
+                    stopped = true;
+                    cancelStatement();
+                    return;
                 }
-                try {
-                    return unwrap(() -> result.get(INTERVAL.toMillis(), TimeUnit.MILLISECONDS));
-                } catch (TimeoutException e) {
-                    // still running
-                }
+                next = timer.schedule(this, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
 
-        /** The client has gone: cancel the running statement, and close the cursor should it arrive anyway. */
-        void abandon() {
-            abandoned = true;
+        /** Ends the keep-alive (waiting for a write in progress); whether anything was written. */
+        boolean stop() {
+            synchronized (lock) {
+                stopped = true;
+                next.cancel(false);
+                return written;
+            }
+        }
+
+        boolean clientGone() {
+            return gone;
+        }
+
+        private void cancelStatement() {
             Statement running = statement.get();
             if (running != null) {
                 try {
@@ -134,34 +171,6 @@ final class ExecuteWithKeepAlive implements QueryStep {
                 } catch (SQLException e) {
                     log.debug("Cancelling an abandoned query failed: {}", e.getMessage());
                 }
-            }
-            result.whenComplete((cursor, failure) -> {
-                if (cursor != null) {
-                    cursor.close();
-                }
-            });
-        }
-
-        private interface Get {
-            QueryExecutor.Cursor get() throws InterruptedException, ExecutionException, TimeoutException;
-        }
-
-        private QueryExecutor.Cursor unwrap(Get get) throws TimeoutException {
-            try {
-                return get.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                abandon();
-                throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "The query was interrupted.");
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof RuntimeException r) {
-                    throw r;
-                }
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(cause);
             }
         }
     }
