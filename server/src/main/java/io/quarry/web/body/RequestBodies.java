@@ -72,11 +72,14 @@ public final class RequestBodies implements ContainerRequestFilter {
         if (type != null && "multipart".equalsIgnoreCase(type.getType())) {
             return;
         }
-        if (request.getLength() > maxBytes) {
+        int length = request.getLength();
+        if (length > maxBytes) {
             tooLarge(request);
             return;
         }
-        if (!request.hasEntity()) {
+        // A declared length answers whether there is a body; only a body of unknown length (chunked) is peeked at,
+        // which costs Jersey a buffered copy of the stream (the container's stream cannot be reset)
+        if (length == 0 || length < 0 && !request.hasEntity()) {
             if (BODY_METHODS.contains(request.getMethod()) || type != null) {
                 useTree(request, Json.object());
             }
