@@ -15,11 +15,9 @@ import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
 import io.quarry.bookmark.BookmarkMapper;
 import io.quarry.bookmark.BookmarkService;
-import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardModule;
 import io.quarry.card.CardService;
-import io.quarry.card.CardUsageWriter;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionMapper;
 import io.quarry.collection.CollectionModule;
@@ -254,23 +252,26 @@ public final class Quarry implements AutoCloseable {
         revisions = new Revisions(db, clock);
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
-        CardLookups cardLookups = new CardLookups(db, collectionAccess);
+        // The card module's part for the query path comes before the rest of it: the processor compiles card
+        // references through its look-ups, and the runner (step 6) records card use in its usage writer; the cards
+        // themselves run queries through the runner.
+        CardModule.ForQueries cardsForQueries = CardModule.ForQueries.create(db, collectionAccess, clock);
         // a persisted model is read from its table wherever a query uses it (card__N sources, joins, {{#N}} tags)
         persistedTables = new PersistedTables(db, settings, databaseService);
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
                 metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
-                        id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
-                        cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
+                        id -> persistedTables.withTable(id, cardsForQueries.lookups().cardQuery(id)),
+                        cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
         // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
         //    those of public links and signed embeds, through the runner), then content that runs queries through it:
         //    cards (their result metadata), dashboards (their filters' values), timelines, search, bookmarks.
-        CardUsageWriter cardUsage = new CardUsageWriter(db, clock);
-        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardUsage::record, clock);
+        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardsForQueries.usage()::record,
+                clock);
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
-        cardModule = CardModule.create(clock, db, settings, collectionAccess, revisions, databaseService,
-                metadataModule.metadata(), syncModule.schemaSync(), cardUsage, queryRunner, parameterValues, persistedTables);
+        cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
+                metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
         cards = cardModule.cards();
         // model persistence refreshes through the runner, on the shared scheduler's threads
         persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
