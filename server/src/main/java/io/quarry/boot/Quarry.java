@@ -43,8 +43,8 @@ import io.quarry.permission.DataPermissions;
 import io.quarry.permission.PermissionModule;
 import io.quarry.persistence.PersistedInfoMapper;
 import io.quarry.persistence.PersistedTables;
+import io.quarry.persistence.PersistenceModule;
 import io.quarry.persistence.PersistenceService;
-import io.quarry.persistence.RefreshJobs;
 import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
@@ -157,7 +157,7 @@ public final class Quarry implements AutoCloseable {
     final QueryModule queryModule;
     final CardModule cardModule;
     final QueryRunner queryRunner;
-    public final PersistenceService persistence;
+    final PersistenceModule persistenceModule;
     final DashboardModule dashboardModule;
     final BookmarkService bookmarks;
     final TimelineService timelines;
@@ -175,6 +175,7 @@ public final class Quarry implements AutoCloseable {
     final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
+    public final PersistenceService persistence;
     public final UserService users;
     public final SessionService sessions;
     public final PasswordResetService passwordResets;
@@ -256,8 +257,9 @@ public final class Quarry implements AutoCloseable {
         // references through its look-ups, and the runner (step 6) records card use in its usage writer; the cards
         // themselves run queries through the runner.
         CardModule.ForQueries cardsForQueries = CardModule.ForQueries.create(db, collectionAccess, clock);
-        // a persisted model is read from its table wherever a query uses it (card__N sources, joins, {{#N}} tags)
-        persistedTables = new PersistedTables(db, settings, databaseService);
+        // Persistence's tables come before the rest of it: a persisted model is read from its table wherever a query
+        // uses it (card__N sources, joins, {{#N}} tags); refreshes run through the runner (step 6).
+        persistedTables = PersistenceModule.tables(db, settings, databaseService);
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
                 metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
                         id -> persistedTables.withTable(id, cardsForQueries.lookups().cardQuery(id)),
@@ -273,10 +275,10 @@ public final class Quarry implements AutoCloseable {
         cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
                 metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
         cards = cardModule.cards();
-        // model persistence refreshes through the runner, on the shared scheduler's threads
-        persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
-                scheduler, clock);
-        clusterJobs.addSource(new RefreshJobs(persistence, persistedTables));
+        // model persistence refreshes through the runner, on the shared scheduler's threads, once per cluster
+        persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, cards,
+                userModule.users(), queryRunner, scheduler);
+        clusterJobs.addSource(persistenceModule.refreshJobs());
         DriverSettings.register(settings, warehouseModule.drivers());
         dashboardModule = DashboardModule.create(db, collectionAccess, revisions, settings, parameterValues, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
@@ -329,6 +331,7 @@ public final class Quarry implements AutoCloseable {
         fieldValues = syncModule.fieldValues();
         syncSchedules = syncModule.syncSchedules();
         metadata = metadataModule.metadata();
+        persistence = persistenceModule.persistence();
     }
 
     /**
