@@ -61,7 +61,7 @@ class ModuleBordersTest {
             Map.entry("qp", Set.of("appdb", "core", "driver", "setting", "warehouse", "web")),
             Map.entry("permission", Set.of("appdb", "core", "web")),
             Map.entry("parameters", Set.of("core", "permission", "qp", "sync", "warehouse", "web")),
-            Map.entry("savedquestion", Set.of("appdb", "collection", "core", "driver", "permission", "warehouse")),
+            Map.entry("savedquestion", Set.of("appdb", "card", "collection", "core", "driver", "permission", "warehouse")),
             Map.entry("search", Set.of("appdb", "collection", "core", "permission", "web")),
             Map.entry("card", Set.of("appdb", "collection", "core", "driver", "parameters", "qp", "revision", "setting",
                     "sync", "warehouse", "web")),

@@ -54,6 +54,7 @@ import io.quarry.render.RenderModule;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
+import io.quarry.savedquestion.SavedQuestionModule;
 import io.quarry.savedquestion.SavedQuestionMapper;
 import io.quarry.schedule.ClusterJobs;
 import io.quarry.schedule.JobRunMapper;
@@ -91,7 +92,6 @@ import io.quarry.web.docs.ApiDocs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -162,9 +162,7 @@ public final class Quarry implements AutoCloseable {
     final BookmarkService bookmarks;
     final TimelineService timelines;
     final SearchService search;
-    public final CardSources cardSources;
-    public final SavedQuestions savedQuestions;
-    public final DatabaseUsage databaseUsage;
+    final SavedQuestionModule savedQuestionModule;
     final ParameterValues parameterValues;
     final PublicSharing publicSharing;
     final EmbedTokens embedTokens;
@@ -176,6 +174,9 @@ public final class Quarry implements AutoCloseable {
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
     public final PersistenceService persistence;
+    public final CardSources cardSources;
+    public final SavedQuestions savedQuestions;
+    public final DatabaseUsage databaseUsage;
     public final UserService users;
     public final SessionService sessions;
     public final PasswordResetService passwordResets;
@@ -290,12 +291,8 @@ public final class Quarry implements AutoCloseable {
         revisions.register("dashboard", dashboardModule.dashboards());
 
         // 7. The warehouse views of cards: the Saved Questions virtual database, and how many cards use a database.
-        cardSources = new CardSources(db, collectionAccess, dataPermissions, databaseService);
-        savedQuestions = new SavedQuestions(cardSources);
-        databaseUsage = new DatabaseUsage(Map.of(
-                "question", id -> cards.countOnDatabase(id, "question"),
-                "dataset", id -> cards.countOnDatabase(id, "model"),
-                "metric", id -> cards.countOnDatabase(id, "metric")));
+        //    The warehouse module shows them but comes long before the cards they read.
+        savedQuestionModule = SavedQuestionModule.create(db, collectionAccess, dataPermissions, databaseService, cards);
 
         // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
         //    description is read from the registered resources.
@@ -332,6 +329,9 @@ public final class Quarry implements AutoCloseable {
         syncSchedules = syncModule.syncSchedules();
         metadata = metadataModule.metadata();
         persistence = persistenceModule.persistence();
+        cardSources = savedQuestionModule.cardSources();
+        savedQuestions = savedQuestionModule.savedQuestions();
+        databaseUsage = savedQuestionModule.databaseUsage();
     }
 
     /**
