@@ -68,7 +68,7 @@ class ModuleBordersTest {
             Map.entry("dashboard", Set.of("appdb", "collection", "core", "parameters", "qp", "revision", "setting", "user",
                     "web")),
             Map.entry("publicsharing", Set.of("card", "core", "dashboard", "parameters", "qp", "setting", "web")),
-            Map.entry("embed", Set.of("card", "core", "publicsharing", "qp", "setting", "web")),
+            Map.entry("embed", Set.of("card", "core", "dashboard", "parameters", "publicsharing", "qp", "setting", "web")),
             Map.entry("segment", Set.of("appdb", "core", "permission", "revision", "user", "warehouse", "web")),
             Map.entry("snippet", Set.of("appdb", "collection", "core", "user", "web")),
             Map.entry("timeline", Set.of("appdb", "collection", "core", "dashboard", "user", "web")),

@@ -30,7 +30,7 @@ import io.quarry.dashboard.DashboardModule;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
-import io.quarry.embed.EmbedTokens;
+import io.quarry.embed.SharingModule;
 import io.quarry.mail.MailModule;
 import io.quarry.notification.NotificationMapper;
 import io.quarry.notification.NotificationModule;
@@ -45,7 +45,6 @@ import io.quarry.persistence.PersistedInfoMapper;
 import io.quarry.persistence.PersistedTables;
 import io.quarry.persistence.PersistenceModule;
 import io.quarry.persistence.PersistenceService;
-import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
@@ -164,8 +163,7 @@ public final class Quarry implements AutoCloseable {
     final SearchService search;
     final SavedQuestionModule savedQuestionModule;
     final ParameterValues parameterValues;
-    final PublicSharing publicSharing;
-    final EmbedTokens embedTokens;
+    final SharingModule sharingModule;
     final ActionModule actionModule;
     final ApiDocs apiDocs;
     final RenderModule renderModule;
@@ -296,8 +294,7 @@ public final class Quarry implements AutoCloseable {
 
         // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
         //    description is read from the registered resources.
-        publicSharing = new PublicSharing(settings, cards, dashboardModule.dashboards(), queryRunner, parameterValues);
-        embedTokens = new EmbedTokens(settings, clock);
+        sharingModule = SharingModule.create(settings, clock, cards, dashboardModule.dashboards(), queryRunner, parameterValues);
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
         actionModule = ActionModule.create(clock, db, settings, config.encryptionSecretKey, cards, databaseService,
                 metadataModule.metadata(), dataPermissions, userModule.users(), outboundHttp);
