@@ -138,36 +138,47 @@ public final class Quarry implements AutoCloseable {
     final Diagnostics diagnostics;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
-    // the modules, in the order they are built
+    // the modules, in the order they are built (the constructor's steps)
+    // 2. mail, data permissions
     final MailModule mailModule;
     final PermissionModule permissionModule;
+    // 3. people
     final UserModule userModule;
     final AuthModule authModule;
     final SetupService setup;
-    final UnsubscribeService unsubscribes;
+    // 4. warehouses
     final WarehouseModule warehouseModule;
     public final SyncModule syncModule;
     final MetadataModule metadataModule;
+    // 5. what the query processor reads, then the query processor
     final CollectionModule collectionModule;
     final Revisions revisions;
     final SegmentService segments;
     final SnippetService snippets;
     public final PersistedTables persistedTables;
     final QueryModule queryModule;
-    final CardModule cardModule;
+    // 6. the runner, then what runs queries through it
     final QueryRunner queryRunner;
+    final ParameterValues parameterValues;
+    final CardModule cardModule;
     final PersistenceModule persistenceModule;
     final DashboardModule dashboardModule;
-    final BookmarkService bookmarks;
     final TimelineService timelines;
     final SearchService search;
+    final BookmarkService bookmarks;
+    // 7. the warehouse views of cards
     final SavedQuestionModule savedQuestionModule;
-    final ParameterValues parameterValues;
+    // 8. what strangers may see
     final SharingModule sharingModule;
-    final ActionModule actionModule;
     final ApiDocs apiDocs;
+    // 9. actions
+    final ActionModule actionModule;
+    // 10. rendering
     final RenderModule renderModule;
+    // 11. notifications
     public final NotificationModule notificationModule;
+    final UnsubscribeService unsubscribes;
+    // 12. the assistant
     final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
@@ -246,7 +257,8 @@ public final class Quarry implements AutoCloseable {
         metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
 
         // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,
-        //    revisions (segments record theirs), segment filters, snippet texts, card queries.
+        //    revisions (segments record theirs), segment filters, snippet texts, and the parts of two later modules
+        //    that queries read.
         collectionModule = CollectionModule.create(clock, db);
         CollectionAccess collectionAccess = collectionModule.collectionAccess();
         revisions = new Revisions(db, clock);
@@ -265,8 +277,9 @@ public final class Quarry implements AutoCloseable {
                         cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
         // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
-        //    those of public links and signed embeds, through the runner), then content that runs queries through it:
-        //    cards (their result metadata), dashboards (their filters' values), timelines, search, bookmarks.
+        //    those of public links and signed embeds, through the runner), then what runs queries through it: cards
+        //    (their result metadata), persistence (model refreshes), dashboards (their filters' values); timelines,
+        //    search, bookmarks.
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardsForQueries.usage()::record,
                 clock);
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
@@ -274,10 +287,11 @@ public final class Quarry implements AutoCloseable {
         cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
                 metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
         cards = cardModule.cards();
-        // model persistence refreshes through the runner, on the shared scheduler's threads, once per cluster
+        // refreshes run on the shared scheduler's threads, and once per cluster on the refresh schedule
         persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, cards,
                 userModule.users(), queryRunner, scheduler);
         clusterJobs.addSource(persistenceModule.refreshJobs());
+        // after the card upload settings, in the order of GET /api/setting (step 1)
         DriverSettings.register(settings, warehouseModule.drivers());
         dashboardModule = DashboardModule.create(db, collectionAccess, revisions, settings, parameterValues, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
@@ -289,22 +303,23 @@ public final class Quarry implements AutoCloseable {
         revisions.register("dashboard", dashboardModule.dashboards());
 
         // 7. The warehouse views of cards: the Saved Questions virtual database, and how many cards use a database.
-        //    The warehouse module shows them but comes long before the cards they read.
+        //    The warehouse module shows them, but it comes long before the cards they read.
         savedQuestionModule = SavedQuestionModule.create(db, collectionAccess, dataPermissions, databaseService, cards);
 
-        // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
-        //    description is read from the registered resources.
+        // 8. What strangers may see: public links and signed embeds run saved cards and dashboards through the runner,
+        //    with their filters' values; the API description is read from the registered resources.
         sharingModule = SharingModule.create(settings, clock, cards, dashboardModule.dashboards(), queryRunner, parameterValues);
+        apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
+
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
         actionModule = ActionModule.create(clock, db, settings, config.encryptionSecretKey, cards, databaseService,
                 metadataModule.metadata(), dataPermissions, userModule.users(), outboundHttp);
-        apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 
         // 10. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
         renderModule = RenderModule.create(cards, queryRunner, settings);
 
         // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
-        //     and go out by email and through the outbound guard to webhooks.
+        //     and go out by email and through the outbound guard to webhooks; their schedule runs once per cluster.
         notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards,
                 dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp);
         unsubscribes = notificationModule.unsubscribes();
