@@ -15,11 +15,9 @@ import io.quarry.auth.SessionMapper;
 import io.quarry.auth.SessionService;
 import io.quarry.bookmark.BookmarkMapper;
 import io.quarry.bookmark.BookmarkService;
-import io.quarry.card.CardLookups;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardModule;
 import io.quarry.card.CardService;
-import io.quarry.card.CardUsageWriter;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionMapper;
 import io.quarry.collection.CollectionModule;
@@ -32,7 +30,7 @@ import io.quarry.dashboard.DashboardModule;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
-import io.quarry.embed.EmbedTokens;
+import io.quarry.embed.SharingModule;
 import io.quarry.mail.MailModule;
 import io.quarry.notification.NotificationMapper;
 import io.quarry.notification.NotificationModule;
@@ -45,9 +43,8 @@ import io.quarry.permission.DataPermissions;
 import io.quarry.permission.PermissionModule;
 import io.quarry.persistence.PersistedInfoMapper;
 import io.quarry.persistence.PersistedTables;
+import io.quarry.persistence.PersistenceModule;
 import io.quarry.persistence.PersistenceService;
-import io.quarry.persistence.RefreshJobs;
-import io.quarry.publicsharing.PublicSharing;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
@@ -56,6 +53,7 @@ import io.quarry.render.RenderModule;
 import io.quarry.revision.RevisionMapper;
 import io.quarry.revision.Revisions;
 import io.quarry.savedquestion.CardSources;
+import io.quarry.savedquestion.SavedQuestionModule;
 import io.quarry.savedquestion.SavedQuestionMapper;
 import io.quarry.schedule.ClusterJobs;
 import io.quarry.schedule.JobRunMapper;
@@ -93,7 +91,6 @@ import io.quarry.web.docs.ApiDocs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -141,42 +138,54 @@ public final class Quarry implements AutoCloseable {
     final Diagnostics diagnostics;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
-    // the modules, in the order they are built
+    // the modules, in the order they are built (the constructor's steps)
+    // 2. mail, data permissions
     final MailModule mailModule;
     final PermissionModule permissionModule;
+    // 3. people
     final UserModule userModule;
     final AuthModule authModule;
     final SetupService setup;
-    final UnsubscribeService unsubscribes;
+    // 4. warehouses
     final WarehouseModule warehouseModule;
     public final SyncModule syncModule;
     final MetadataModule metadataModule;
+    // 5. what the query processor reads, then the query processor
     final CollectionModule collectionModule;
     final Revisions revisions;
     final SegmentService segments;
     final SnippetService snippets;
     public final PersistedTables persistedTables;
     final QueryModule queryModule;
-    final CardModule cardModule;
+    // 6. the runner, then what runs queries through it
     final QueryRunner queryRunner;
-    public final PersistenceService persistence;
+    final ParameterValues parameterValues;
+    final CardModule cardModule;
+    final PersistenceModule persistenceModule;
     final DashboardModule dashboardModule;
-    final BookmarkService bookmarks;
     final TimelineService timelines;
     final SearchService search;
-    public final CardSources cardSources;
-    public final SavedQuestions savedQuestions;
-    public final DatabaseUsage databaseUsage;
-    final ParameterValues parameterValues;
-    final PublicSharing publicSharing;
-    final EmbedTokens embedTokens;
-    final ActionModule actionModule;
+    final BookmarkService bookmarks;
+    // 7. the warehouse views of cards
+    final SavedQuestionModule savedQuestionModule;
+    // 8. what strangers may see
+    final SharingModule sharingModule;
     final ApiDocs apiDocs;
+    // 9. actions
+    final ActionModule actionModule;
+    // 10. rendering
     final RenderModule renderModule;
+    // 11. notifications
     public final NotificationModule notificationModule;
+    final UnsubscribeService unsubscribes;
+    // 12. the assistant
     final AssistantService assistant;
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
+    public final PersistenceService persistence;
+    public final CardSources cardSources;
+    public final SavedQuestions savedQuestions;
+    public final DatabaseUsage databaseUsage;
     public final UserService users;
     public final SessionService sessions;
     public final PasswordResetService passwordResets;
@@ -248,34 +257,41 @@ public final class Quarry implements AutoCloseable {
         metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
 
         // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,
-        //    revisions (segments record theirs), segment filters, snippet texts, card queries.
+        //    revisions (segments record theirs), segment filters, snippet texts, and the parts of two later modules
+        //    that queries read.
         collectionModule = CollectionModule.create(clock, db);
         CollectionAccess collectionAccess = collectionModule.collectionAccess();
         revisions = new Revisions(db, clock);
         segments = new SegmentService(db, revisions, dataPermissions, clock);
         snippets = new SnippetService(db, collectionAccess, clock);
-        CardLookups cardLookups = new CardLookups(db, collectionAccess);
-        // a persisted model is read from its table wherever a query uses it (card__N sources, joins, {{#N}} tags)
-        persistedTables = new PersistedTables(db, settings, databaseService);
+        // The card module's part for the query path comes before the rest of it: the processor compiles card
+        // references through its look-ups, and the runner (step 6) records card use in its usage writer; the cards
+        // themselves run queries through the runner.
+        CardModule.ForQueries cardsForQueries = CardModule.ForQueries.create(db, collectionAccess, clock);
+        // Persistence's tables come before the rest of it: a persisted model is read from its table wherever a query
+        // uses it (card__N sources, joins, {{#N}} tags); refreshes run through the runner (step 6).
+        persistedTables = PersistenceModule.tables(db, settings, databaseService);
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
                 metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
-                        id -> persistedTables.withTable(id, cardLookups.cardQuery(id)),
-                        cardLookups, segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
+                        id -> persistedTables.withTable(id, cardsForQueries.lookups().cardQuery(id)),
+                        cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
 
         // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
-        //    those of public links and signed embeds, through the runner), then content that runs queries through it:
-        //    cards (their result metadata), dashboards (their filters' values), timelines, search, bookmarks.
-        CardUsageWriter cardUsage = new CardUsageWriter(db, clock);
-        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardUsage::record, clock);
+        //    those of public links and signed embeds, through the runner), then what runs queries through it: cards
+        //    (their result metadata), persistence (model refreshes), dashboards (their filters' values); timelines,
+        //    search, bookmarks.
+        queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardsForQueries.usage()::record,
+                clock);
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
-        cardModule = CardModule.create(clock, db, settings, collectionAccess, revisions, databaseService,
-                metadataModule.metadata(), syncModule.schemaSync(), cardUsage, queryRunner, parameterValues, persistedTables);
+        cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
+                metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
         cards = cardModule.cards();
-        // model persistence refreshes through the runner, on the shared scheduler's threads
-        persistence = new PersistenceService(db, settings, databaseService, cards, userModule.users(), queryRunner, persistedTables,
-                scheduler, clock);
-        clusterJobs.addSource(new RefreshJobs(persistence, persistedTables));
+        // refreshes run on the shared scheduler's threads, and once per cluster on the refresh schedule
+        persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, cards,
+                userModule.users(), queryRunner, scheduler);
+        clusterJobs.addSource(persistenceModule.refreshJobs());
+        // after the card upload settings, in the order of GET /api/setting (step 1)
         DriverSettings.register(settings, warehouseModule.drivers());
         dashboardModule = DashboardModule.create(db, collectionAccess, revisions, settings, parameterValues, clock);
         timelines = new TimelineService(db, collectionAccess, clock);
@@ -287,27 +303,23 @@ public final class Quarry implements AutoCloseable {
         revisions.register("dashboard", dashboardModule.dashboards());
 
         // 7. The warehouse views of cards: the Saved Questions virtual database, and how many cards use a database.
-        cardSources = new CardSources(db, collectionAccess, dataPermissions, databaseService);
-        savedQuestions = new SavedQuestions(cardSources);
-        databaseUsage = new DatabaseUsage(Map.of(
-                "question", id -> cards.countOnDatabase(id, "question"),
-                "dataset", id -> cards.countOnDatabase(id, "model"),
-                "metric", id -> cards.countOnDatabase(id, "metric")));
+        //    The warehouse module shows them, but it comes long before the cards they read.
+        savedQuestionModule = SavedQuestionModule.create(db, collectionAccess, dataPermissions, databaseService, cards);
 
-        // 8. What strangers may see: public links and signed embeds run saved cards through the runner; the API
-        //    description is read from the registered resources.
-        publicSharing = new PublicSharing(settings, cards, dashboardModule.dashboards(), queryRunner, parameterValues);
-        embedTokens = new EmbedTokens(settings, clock);
+        // 8. What strangers may see: public links and signed embeds run saved cards and dashboards through the runner,
+        //    with their filters' values; the API description is read from the registered resources.
+        sharingModule = SharingModule.create(settings, clock, cards, dashboardModule.dashboards(), queryRunner, parameterValues);
+        apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
+
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
         actionModule = ActionModule.create(clock, db, settings, config.encryptionSecretKey, cards, databaseService,
                 metadataModule.metadata(), dataPermissions, userModule.users(), outboundHttp);
-        apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 
         // 10. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).
         renderModule = RenderModule.create(cards, queryRunner, settings);
 
         // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
-        //     and go out by email and through the outbound guard to webhooks.
+        //     and go out by email and through the outbound guard to webhooks; their schedule runs once per cluster.
         notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards,
                 dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp);
         unsubscribes = notificationModule.unsubscribes();
@@ -328,6 +340,10 @@ public final class Quarry implements AutoCloseable {
         fieldValues = syncModule.fieldValues();
         syncSchedules = syncModule.syncSchedules();
         metadata = metadataModule.metadata();
+        persistence = persistenceModule.persistence();
+        cardSources = savedQuestionModule.cardSources();
+        savedQuestions = savedQuestionModule.savedQuestions();
+        databaseUsage = savedQuestionModule.databaseUsage();
     }
 
     /**

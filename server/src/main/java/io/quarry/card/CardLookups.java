@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * The read-only look-ups of saved cards the query processor needs to compile card references ({@code {{#123}}},
  * {@code card__123}): a card's stored query and whether a caller may read it. Built before the query processor (which
- * {@link CardService} itself uses), so that the processor gets them through its constructor.
+ * {@link CardService} itself uses), by {@link CardModule.ForQueries}, so that the processor gets them through its
+ * constructor.
  */
 public final class CardLookups implements QueryProcessor.CardAccess {
     private final Db db;
@@ -30,7 +31,7 @@ public final class CardLookups implements QueryProcessor.CardAccess {
      */
     private final RevisionCache<Long, MbqlReferences.CardQuery> queries;
 
-    public CardLookups(Db db, CollectionAccess access) {
+    CardLookups(Db db, CollectionAccess access) {
         this.db = db;
         this.access = access;
         this.cards = db.cache(10_000);

@@ -13,13 +13,28 @@ import java.time.Clock;
 
 /**
  * The card module: saved questions, models and metrics, the possible values of their parameters, and models made from
- * uploaded CSV files. Its usage writer is built before the query runner (which records card use in it) and passed in.
+ * uploaded CSV files. It is built in two steps around the query path: {@link ForQueries} first, then the rest, which
+ * runs queries through the runner.
  */
 public record CardModule(CardService cards, CardParamValues paramValues, CardUploads uploads) {
-    public static CardModule create(Clock clock, Db db, Settings settings, CollectionAccess access, Revisions revisions,
-            DatabaseService databases, MetadataService metadata, SchemaSync schemaSync, CardUsageWriter usage,
-            QueryRunner runner, ParameterValues parameterValues, CardService.Persisted persisted) {
-        CardService cards = new CardService(db, databases, usage, runner, settings, access, revisions, clock, persisted);
+    /**
+     * The part of the card module the query path uses, built before the query processor and runner: the processor
+     * compiles card references ({@code card__123}, {@code {{#123}}}) through the look-ups, and the runner records each
+     * card's use in the usage writer. The cards themselves (result metadata) run queries through the runner, so they
+     * come after it.
+     */
+    public record ForQueries(CardLookups lookups, CardUsageWriter usage) {
+        public static ForQueries create(Db db, CollectionAccess access, Clock clock) {
+            return new ForQueries(new CardLookups(db, access), new CardUsageWriter(db, clock));
+        }
+    }
+
+    /** @param forQueries the part built before the query processor and runner; the cards record their use in it */
+    public static CardModule create(ForQueries forQueries, Clock clock, Db db, Settings settings, CollectionAccess access,
+            Revisions revisions, DatabaseService databases, MetadataService metadata, SchemaSync schemaSync, QueryRunner runner,
+            ParameterValues parameterValues, CardService.Persisted persisted) {
+        CardService cards = new CardService(db, databases, forQueries.usage(), runner, settings, access, revisions, clock,
+                persisted);
         return new CardModule(cards, new CardParamValues(parameterValues),
                 new CardUploads(metadata, databases, schemaSync, cards, settings, clock));
     }

@@ -76,7 +76,7 @@ public final class CardService implements Revertible {
 
     /** Registers the upload settings. */
     /**
-     * @param usage  cards' view counts, also recorded by {@code runner} (boot builds it first, for both)
+     * @param usage  cards' view counts, also recorded by {@code runner} (built first, by {@link CardModule.ForQueries}, for both)
      * @param runner runs the queries whose columns a saved card records
      */
     public CardService(Db db, DatabaseService databases, CardUsageWriter usage, QueryRunner runner, Settings settings,

@@ -34,7 +34,7 @@ public final class CardUsageWriter implements AutoCloseable {
     private final Clock clock;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
 
-    public CardUsageWriter(Db db, Clock clock) {
+    CardUsageWriter(Db db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         // views are not what any cache holds: writing them must not empty the caches every second

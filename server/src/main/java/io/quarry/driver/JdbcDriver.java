@@ -27,7 +27,7 @@ public abstract class JdbcDriver implements Driver {
 
     /**
      * An engine with a package of its own: the features it advertises (a database's {@code features}) and its dialect,
-     * which compiles at least those.
+     * which compiles exactly those (one truth per engine: the API never advertises less or more than queries can use).
      */
     protected JdbcDriver(Set<Feature> features, SqlDialect dialect) {
         this.features = java.util.Objects.requireNonNull(features, "features is null");

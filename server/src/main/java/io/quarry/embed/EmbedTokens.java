@@ -28,7 +28,7 @@ public final class EmbedTokens {
     private final Settings settings;
     private final Clock clock;
 
-    public EmbedTokens(Settings settings, Clock clock) {
+    EmbedTokens(Settings settings, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }

@@ -25,8 +25,9 @@ import java.util.TreeMap;
 
 /**
  * Which models are read from their tables, and the names of those tables, as Metabase names them. Built before the
- * query processor, which asks it about every saved card a query uses ({@link #withTable}); the rest of persistence
- * ({@link PersistenceService}) is built after the query runner it refreshes through.
+ * query processor ({@link PersistenceModule#tables}), which asks it about every saved card a query uses
+ * ({@link #withTable}); the rest of persistence ({@link PersistenceService}) is built after the query runner it
+ * refreshes through.
  *
  * <p>A model is read from its table when persistence is on (globally and for its database), its record is active
  * (a refresh built the table), in a state whose table is whole (persisted, or refreshing and error, which keep the
@@ -47,7 +48,7 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
      */
     private final RevisionCache<Long, PersistedInfo> infos;
 
-    public PersistedTables(Db db, Settings settings, DatabaseService databases) {
+    PersistedTables(Db db, Settings settings, DatabaseService databases) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.databases = Objects.requireNonNull(databases, "databases is null");

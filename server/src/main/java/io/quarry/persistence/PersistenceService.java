@@ -73,8 +73,8 @@ public final class PersistenceService {
     /** Models whose refresh is under way (one at a time per model). */
     private final Set<Long> refreshing = ConcurrentHashMap.newKeySet();
 
-    public PersistenceService(Db db, Settings settings, DatabaseService databases, CardService cards, UserService users,
-                              QueryRunner runner, PersistedTables tables, Executor executor, Clock clock) {
+    PersistenceService(Db db, Settings settings, DatabaseService databases, CardService cards, UserService users,
+                       QueryRunner runner, PersistedTables tables, Executor executor, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.databases = Objects.requireNonNull(databases, "databases is null");

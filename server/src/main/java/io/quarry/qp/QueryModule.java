@@ -9,7 +9,8 @@ import java.time.Clock;
 
 /**
  * The query processor module: compiling and executing queries, the result cache, and result metadata for clients. The
- * runner ({@code io.quarry.qp.run.QueryRunner}) is built once the cards module exists, since it records their use.
+ * runner ({@code io.quarry.qp.run.QueryRunner}) is built after it, with the card module's usage writer (it records the
+ * cards' use) and before the cards (they run queries through it).
  */
 public record QueryModule(QueryProcessor queryProcessor, QueryCache queryCache, QueryMetadata queryMetadata) {
     /** @param lookups what the compiler reads from other modules (cards, segments, snippets, data permissions) */

@@ -40,7 +40,7 @@ public final class CardSources implements SavedQuestions.Source {
     private final DataPermissions dataPermissions;
     private final DatabaseService databases;
 
-    public CardSources(Db db, CollectionAccess collections, DataPermissions dataPermissions, DatabaseService databases) {
+    CardSources(Db db, CollectionAccess collections, DataPermissions dataPermissions, DatabaseService databases) {
         this.db = db;
         this.collections = collections;
         this.dataPermissions = dataPermissions;

@@ -1,20 +1,13 @@
 package io.quarry.driver.h2;
 
 import io.quarry.driver.AnsiDialect;
-import io.quarry.driver.Feature;
 import io.quarry.driver.Sql;
 import io.quarry.driver.TemporalUnit;
-import java.util.EnumSet;
-import java.util.Set;
 
-/**
- * H2 2.x. The compiler has always emitted right and full joins, percentiles (H2's {@code MEDIAN} and
- * {@code PERCENTILE_CONT}) and datetime-diff for H2, which {@link H2Driver#features()} does not advertise (the
- * database's {@code features} stay as they were): this dialect compiles them all the same.
- */
+/** H2 2.x: compiles exactly the features {@link H2Driver} advertises. */
 public final class H2Dialect extends AnsiDialect {
     public H2Dialect() {
-        super("h2", "H2", h2Features());
+        super("h2", "H2", H2Driver.FEATURES);
     }
 
     @Override
@@ -74,11 +67,5 @@ public final class H2Dialect extends AnsiDialect {
     @Override
     public Sql median(Sql expr) {
         return Sql.format("MEDIAN(%s)", expr);
-    }
-
-    private static Set<Feature> h2Features() {
-        Set<Feature> features = EnumSet.copyOf(H2Driver.FEATURES);
-        features.addAll(EnumSet.of(Feature.RIGHT_JOIN, Feature.FULL_JOIN, Feature.PERCENTILE_AGGREGATIONS, Feature.DATETIME_DIFF));
-        return features;
     }
 }

@@ -7,7 +7,6 @@ import io.quarry.driver.JdbcDriver;
 import io.quarry.driver.SqlDialect;
 import io.quarry.web.error.ApiException;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,10 +23,14 @@ import java.util.Set;
  */
 public final class H2Driver extends JdbcDriver {
     /**
-     * What the engine supports: the standard JDBC features, actions, and persisted models (a connection that may write
-     * can hold their tables; one opened with {@code ACCESS_MODE_DATA=r} fails the cache schema check).
+     * What the engine supports, advertised (a database's {@code features}) and compiled by {@link H2Dialect} alike: the
+     * standard JDBC features, right joins, percentiles and median ({@code PERCENTILE_CONT}, {@code MEDIAN}),
+     * datetime-diff ({@code DATEDIFF}), actions, and persisted models (a connection that may write can hold their
+     * tables; one opened with {@code ACCESS_MODE_DATA=r} fails the cache schema check). Not full joins: H2 has no
+     * {@code FULL JOIN} (a syntax error), so the compiler refuses one.
      */
-    static final Set<Feature> FEATURES = Collections.unmodifiableSet(standardFeaturesAnd(Feature.ACTIONS, Feature.PERSIST_MODELS));
+    static final Set<Feature> FEATURES = standardFeaturesAnd(Feature.RIGHT_JOIN, Feature.PERCENTILE_AGGREGATIONS,
+            Feature.DATETIME_DIFF, Feature.ACTIONS, Feature.PERSIST_MODELS);
     private static final SqlDialect DIALECT = new H2Dialect();
     /** Options a user may put after the path; everything else (INIT, TRACE_*, AUTO_SERVER...) is refused. */
     private static final Set<String> ALLOWED_OPTIONS = Set.of("ACCESS_MODE_DATA", "IFEXISTS", "USER", "PASSWORD", "MODE",
