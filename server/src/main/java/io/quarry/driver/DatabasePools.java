@@ -39,8 +39,14 @@ public final class DatabasePools implements AutoCloseable {
     private final Map<Long, Pool> pools = new ConcurrentHashMap<>();
 
     /** {@code properties}: the spec's properties as an immutable map, compared without locking the shared Hashtable. */
-    private record Pool(String driverClass, String url, Map<Object, Object> properties, WarmDataSource dataSource) {
-        boolean builtFrom(Driver.ConnectionSpec spec) {
+    private record Pool(Driver.ConnectionSpec spec, String driverClass, String url, Map<Object, Object> properties,
+                        WarmDataSource dataSource) {
+        boolean builtFrom(Driver.ConnectionSpec other) {
+            // the same spec object (callers reuse the spec of an unchanged database): nothing to compare
+            if (other == spec) {
+                return true;
+            }
+            Driver.ConnectionSpec spec = other;
             // compared entry by entry (Map.equals accepts the Properties as they are): no copy on every borrow
             return driverClass.equals(spec.driverClass()) && url.equals(spec.url())
                     && properties.equals(spec.properties() == null ? Map.of() : spec.properties());
@@ -96,7 +102,7 @@ public final class DatabasePools implements AutoCloseable {
             if (current != null) {
                 closeQuietly(databaseId, current);
             }
-            Pool created = new Pool(spec.driverClass(), spec.url(), copy(spec.properties()), build(spec));
+            Pool created = new Pool(spec, spec.driverClass(), spec.url(), copy(spec.properties()), build(spec));
             pools.put(databaseId, created);
             registry.register(poolName(databaseId), () -> PoolStats.of(created.dataSource()));
             return created;
