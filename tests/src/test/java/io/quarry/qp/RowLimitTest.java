@@ -30,6 +30,13 @@ class RowLimitTest {
     }
 
     @Test
+    void aMaxResultsOfZeroOrLessIsNoConstraint() {
+        assertEquals(2000, QueryProcessor.rowLimit(QueryProcessor.Purpose.API, 0L, 2000));
+        assertEquals(10_000, QueryProcessor.rowLimit(QueryProcessor.Purpose.API, -1L, 10_000));
+        assertEquals(1, QueryProcessor.rowLimit(QueryProcessor.Purpose.API, 1L, 10_000));
+    }
+
+    @Test
     void theApiUsesTheRowLimitSettingButNeverMoreThanTheCap() {
         assertEquals(2000, QueryProcessor.rowLimit(QueryProcessor.Purpose.API, null, 2000));
         assertEquals(2000, QueryProcessor.rowLimit(QueryProcessor.Purpose.API, 5000L, 2000));

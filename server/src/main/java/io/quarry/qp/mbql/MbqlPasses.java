@@ -9,6 +9,26 @@ import java.util.Map;
  * that order. Query passes run once on the whole query ({@link MbqlCompiler}); stage passes run on every stage
  * (the query itself, each source query and each joined query) before {@link StageCompiler} turns it into SQL.
  *
+ * <p>After the stage passes, in order (in {@link StageCompiler#compile}; not MBQL rewrites, so not listed here):
+ * <ol>
+ *   <li>The implicit-joins pre-pass ({@link ImplicitJoins}, ImplicitJoinsTest): after the rewrites, because cards,
+ *       metrics and segments bring clauses that may reach fields through foreign keys; before any SQL, because the
+ *       {@link StageScope} is immutable. It walks the clauses in the order the compilers will read them (each join's
+ *       condition, then the filter, breakouts, order and aggregations, or the fields), and that order is the order of
+ *       the LEFT JOINs.</li>
+ *   <li>SQL generation over that scope: the column compiler ({@link ColumnCompiler}) with temporal bucketing
+ *       ({@link TemporalBucketing}, TemporalBucketingTest) then binning ({@link ColumnBinner} and {@link Binning},
+ *       BinningTest) of each reference, bucketing first because an extracted unit (month-of-year) is an integer that
+ *       binning may then read; and the expression, filter and aggregation compilers, which read their columns
+ *       through it (StageCompilersTest; the filter compiles first, then the breakouts, order and aggregations).
+ *       Cumulative aggregations are no rewrite here: {@link AggregationCompiler} compiles {@code cum-sum} and
+ *       {@code cum-count} as window functions over the breakouts and order of the grouped stage
+ *       (CumulativeAggregationsTest), so a grouped stage compiles its breakouts before its aggregations.</li>
+ * </ol>
+ * The default row limit is no pass of the compiler either: the query runner's {@code CompileQuery} step
+ * ({@code io.quarry.qp.run}) gets it with the compiled query from {@code QueryProcessor.rowLimit} (RowLimitTest), and
+ * the executor applies it to the statement; a query's own {@code limit} and {@code page} stay in its SQL.
+ *
  * <p>A pass's failure keeps its message (clients and tests read it) and records the pass: the failure carries a
  * suppressed {@link PassTrace} "Error in pass resolve-source-cards", which logs show and {@link #failedPass} reads.
  */

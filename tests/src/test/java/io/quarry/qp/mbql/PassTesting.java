@@ -15,8 +15,18 @@ final class PassTesting {
     }
 
     static MbqlCompiler.Context context(MbqlReferences references) {
-        return new MbqlCompiler.Context(new H2Dialect(), FakeMetadata.shop(), references, 1, MbqlCompilerTest.NOW, DayOfWeek.SUNDAY,
-                8, 10.0);
+        return context(FakeMetadata.shop(), references, DayOfWeek.SUNDAY);
+    }
+
+    /** H2 over {@code metadata}; 8 bins and a 10° width by default, weeks starting on {@code firstDayOfWeek}. */
+    static MbqlCompiler.Context context(MbqlMetadata metadata, MbqlReferences references, DayOfWeek firstDayOfWeek) {
+        return new MbqlCompiler.Context(new H2Dialect(), metadata, references, 1, MbqlCompilerTest.NOW, firstDayOfWeek, 8, 10.0);
+    }
+
+    /** A scope whose FROM is the table {@code tableId} of {@code metadata}, weeks starting on {@code firstDayOfWeek}. */
+    static StageScope tableScope(FakeMetadata metadata, long tableId, DayOfWeek firstDayOfWeek) {
+        MbqlCompiler.Context context = context(metadata, MbqlReferences.NONE, firstDayOfWeek);
+        return StageScope.ofTable(context, context.metadata().table(tableId));
     }
 
     /** A JSON value as the compiler reads it (whole numbers as longs). */
