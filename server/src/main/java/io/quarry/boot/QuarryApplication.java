@@ -71,7 +71,9 @@ public final class QuarryApplication extends ResourceConfig {
             @Override
             protected void configure() {
                 bindServices(this, quarry);
-                bindFactory(CallerFactory.class).to(Caller.class).in(RequestScoped.class);
+                // the caller is made once per request; the factory that makes it once (it holds only a provider of the
+                // current request): built per request, HK2 resolved its constructor for every caller (~2 % of a card query)
+                bindFactory(CallerFactory.class, jakarta.inject.Singleton.class).to(Caller.class).in(RequestScoped.class);
             }
         });
     }
