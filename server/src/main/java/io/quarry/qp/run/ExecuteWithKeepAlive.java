@@ -78,6 +78,10 @@ final class ExecuteWithKeepAlive implements QueryStep {
                 }
                 out.write(Json.write(body).getBytes(StandardCharsets.UTF_8));
                 return;
+            } catch (RuntimeException | Error unexpected) {
+                // no keep-alive may write into an answer that has ended
+                keepAlive.stop();
+                throw unexpected;
             }
             // from here on only this thread writes
             keepAlive.stop();
