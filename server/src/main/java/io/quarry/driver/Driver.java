@@ -89,6 +89,14 @@ public interface Driver {
     default void release() {
     }
 
+    /**
+     * Whether a query's failure is a fault of the engine's own that the same query, sent again at once, does not meet
+     * (a race inside the engine, not the query or the data): such a failure is retried once.
+     */
+    default boolean isTransientFault(java.sql.SQLException failure) {
+        return false;
+    }
+
     /** What a JDBC connection needs: the driver class (loaded from Quarry's own class path), URL and properties. */
     record ConnectionSpec(String driverClass, String url, Properties properties) {
     }

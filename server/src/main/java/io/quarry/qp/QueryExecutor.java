@@ -53,6 +53,29 @@ public final class QueryExecutor {
                        java.util.function.Consumer<java.sql.Statement> prepared) {
         long began = System.nanoTime();
         Driver driver = databases.driverOf(database);
+        try {
+            return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
+        } catch (EngineFault fault) {
+            // an engine's own race (see Driver.isTransientFault): the same query once more, on a fresh statement
+            log.info("Query on database {} met a transient fault of its engine; sent once more: {}", database.id,
+                    fault.getCause().getMessage());
+            try {
+                return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
+            } catch (EngineFault again) {
+                throw failure((SQLException) again.getCause(), timeoutSeconds);
+            }
+        }
+    }
+
+    /** A failure the driver calls transient ({@link Driver#isTransientFault}); its cause is the SQLException. */
+    private static final class EngineFault extends RuntimeException {
+        EngineFault(SQLException cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
+    }
+
+    private Cursor open(Database database, Driver driver, CompiledQuery query, long rowLimit, int timeoutSeconds,
+                        java.util.function.Consumer<java.sql.Statement> prepared, long began) {
         Connection connection = null;
         PreparedStatement statement = null;
         try {
@@ -81,6 +104,9 @@ public final class QueryExecutor {
             return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began);
         } catch (SQLException e) {
             closeQuietly(statement, connection);
+            if (driver.isTransientFault(e)) {
+                throw new EngineFault(e);
+            }
             throw failure(e, timeoutSeconds);
         } catch (RuntimeException e) {
             closeQuietly(statement, connection);

@@ -112,4 +112,24 @@ class H2DriverTest {
         assertEquals("check your password", explained.get("password"));
         assertEquals("Looks like the Username or Password is incorrect.", explained.get("message"));
     }
+
+    @Test
+    void onlyH2sOwnRacesAreTransient() throws Exception {
+        H2Driver driver = new H2Driver();
+        // what H2 answers when a query meets another session replacing the view it reads
+        assertTrue(driver.isTransientFault(org.h2.message.DbException.convert(new java.util.ConcurrentModificationException())
+                .getSQLException()));
+        assertTrue(driver.isTransientFault(org.h2.message.DbException.convert(new NullPointerException()).getSQLException()));
+        // a real error of the query or the data is not retried
+        try (Connection c = DriverManager.getConnection("jdbc:h2:mem:transient")) {
+            java.sql.SQLException noTable = assertThrows(java.sql.SQLException.class,
+                    () -> c.createStatement().executeQuery("SELECT * FROM no_such_table"));
+            assertFalse(driver.isTransientFault(noTable));
+            java.sql.SQLException division = assertThrows(java.sql.SQLException.class,
+                    () -> c.createStatement().executeQuery("SELECT 1 / 0"));
+            assertFalse(driver.isTransientFault(division));
+        }
+        assertFalse(new io.quarry.driver.postgres.PostgresDriver().isTransientFault(
+                org.h2.message.DbException.convert(new java.util.ConcurrentModificationException()).getSQLException()));
+    }
 }
