@@ -55,27 +55,22 @@ public final class QueryExecutor {
         Driver driver = databases.driverOf(database);
         try {
             return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
-        } catch (EngineFault fault) {
+        } catch (SQLException e) {
+            if (!driver.isTransientFault(e)) {
+                throw failure(e, timeoutSeconds);
+            }
             // an engine's own race (see Driver.isTransientFault): the same query once more, on a fresh statement
-            log.info("Query on database {} met a transient fault of its engine; sent once more: {}", database.id,
-                    fault.getCause().getMessage());
+            log.info("Query on database {} met a transient fault of its engine; sent once more: {}", database.id, e.getMessage());
             try {
                 return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
-            } catch (EngineFault again) {
-                throw failure((SQLException) again.getCause(), timeoutSeconds);
+            } catch (SQLException again) {
+                throw failure(again, timeoutSeconds);
             }
         }
     }
 
-    /** A failure the driver calls transient ({@link Driver#isTransientFault}); its cause is the SQLException. */
-    private static final class EngineFault extends RuntimeException {
-        EngineFault(SQLException cause) {
-            super(cause.getMessage(), cause, false, false);
-        }
-    }
-
     private Cursor open(Database database, Driver driver, CompiledQuery query, long rowLimit, int timeoutSeconds,
-                        java.util.function.Consumer<java.sql.Statement> prepared, long began) {
+                        java.util.function.Consumer<java.sql.Statement> prepared, long began) throws SQLException {
         Connection connection = null;
         PreparedStatement statement = null;
         try {
@@ -102,13 +97,7 @@ public final class QueryExecutor {
             ResultSet rs = statement.executeQuery();
             List<Column> columns = columns(rs.getMetaData(), driver, query.columns());
             return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began);
-        } catch (SQLException e) {
-            closeQuietly(statement, connection);
-            if (driver.isTransientFault(e)) {
-                throw new EngineFault(e);
-            }
-            throw failure(e, timeoutSeconds);
-        } catch (RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             closeQuietly(statement, connection);
             throw e;
         }
