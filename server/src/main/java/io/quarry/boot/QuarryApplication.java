@@ -8,6 +8,7 @@ import io.quarry.web.QueryFailureClassFilter;
 import io.quarry.web.body.FormAcceptingModel;
 import io.quarry.web.body.ParsedBodyReader;
 import io.quarry.web.body.RequestBodies;
+import io.quarry.web.body.UnreadBodies;
 import io.quarry.web.error.ApiExceptionMapper;
 import io.quarry.web.error.AppDatabaseUnavailableMapper;
 import io.quarry.web.error.JsonSyntaxExceptionMapper;
@@ -52,6 +53,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(JsonCharsetFilter.class);
         register(ParamConverters.class);
         register(RequestBodies.class);
+        register(UnreadBodies.class);
         register(ParsedBodyReader.class);
         register(FormAcceptingModel.class);
         register(AuthFilter.class);

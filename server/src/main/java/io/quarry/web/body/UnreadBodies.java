@@ -1,0 +1,58 @@
+package io.quarry.web.body;
+
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.Context;
+import java.io.IOException;
+
+/**
+ * Before an answer is written, reads whatever the request body still holds, so the connection can carry the client's
+ * next request. Some answers come before the body is read: a 401 or 403 for an upload refused before its form is
+ * parsed, the body of a content type Metabase ignores, a 413. Left alone, the container sees unread bytes when the
+ * answer completes; if they have not all arrived yet it closes the connection after the answer, which a client that
+ * pools connections may already have taken back for its next request (that request then fails with no answer at all).
+ * A rest of up to {@link #DRAIN_LIMIT} bytes is read and dropped (as Tomcat swallows up to 2 MB); a larger or
+ * unknown rest makes the answer say {@code Connection: close}, so the client opens a new connection.
+ */
+public final class UnreadBodies implements ContainerResponseFilter {
+    static final int DRAIN_LIMIT = 1024 * 1024;
+
+    @Context
+    private HttpServletRequest servletRequest;
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        long declared = servletRequest.getContentLengthLong();
+        if (declared == 0 || declared < 0 && servletRequest.getHeader("Transfer-Encoding") == null) {
+            return;
+        }
+        if (declared > DRAIN_LIMIT || !drained()) {
+            response.getHeaders().putSingle("Connection", "close");
+        }
+    }
+
+    /** Whether the body is now read to its end, within the limit. */
+    private boolean drained() {
+        try {
+            ServletInputStream in = servletRequest.getInputStream();
+            if (in.isFinished()) {
+                return true;
+            }
+            byte[] buffer = new byte[8192];
+            long total = 0;
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                total += n;
+                if (total > DRAIN_LIMIT) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | IllegalStateException unreadable) {
+            // a broken stream, or one already taken as a reader: nothing more can be read from it
+            return false;
+        }
+    }
+}
