@@ -1,5 +1,6 @@
 package io.quarry.boot;
 
+import io.quarry.web.body.UnreadBodies;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -33,6 +34,7 @@ public final class ApiServlet extends ServletContainer {
         if (!jerseyStarted) {
             startJersey((HttpServletRequest) req);
         }
+        req.setAttribute(UnreadBodies.SERVLET_REQUEST, req);
         super.service(req, res);
     }
 

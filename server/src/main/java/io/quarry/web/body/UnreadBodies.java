@@ -5,7 +5,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
-import jakarta.ws.rs.core.Context;
 import java.io.IOException;
 
 /**
@@ -19,23 +18,29 @@ import java.io.IOException;
  */
 public final class UnreadBodies implements ContainerResponseFilter {
     static final int DRAIN_LIMIT = 1024 * 1024;
-
-    @Context
-    private HttpServletRequest servletRequest;
+    /**
+     * The request attribute holding the servlet request itself, set by the API servlet: read as a property of the
+     * request context (Jersey's properties are the servlet request's attributes), it costs nothing, where a
+     * {@code @Context HttpServletRequest} in a singleton is a proxy resolved through the injector on every call.
+     */
+    public static final String SERVLET_REQUEST = "io.quarry.servletRequest";
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!(request.getProperty(SERVLET_REQUEST) instanceof HttpServletRequest servletRequest)) {
+            return;
+        }
         long declared = servletRequest.getContentLengthLong();
         if (declared == 0 || declared < 0 && servletRequest.getHeader("Transfer-Encoding") == null) {
             return;
         }
-        if (declared > DRAIN_LIMIT || !drained()) {
+        if (declared > DRAIN_LIMIT || !drained(servletRequest)) {
             response.getHeaders().putSingle("Connection", "close");
         }
     }
 
     /** Whether the body is now read to its end, within the limit. */
-    private boolean drained() {
+    private static boolean drained(HttpServletRequest servletRequest) {
         try {
             ServletInputStream in = servletRequest.getInputStream();
             if (in.isFinished()) {
