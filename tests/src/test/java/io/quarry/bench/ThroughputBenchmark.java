@@ -158,10 +158,10 @@ public final class ThroughputBenchmark {
         Files.writeString(script, "wrk.method = \"POST\"\nwrk.body = \"{}\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\n"
                 + "wrk.headers[\"X-Metabase-Session\"] = \"" + session + "\"\n");
         String cardUrl = server.base + "api/card/" + selectOneCard + "/query";
-        // A server that has been up a while: on 2 cores the JIT needs one to two minutes of this load before a request
-        // costs what it will keep costing (health climbed from 2,400 to 11,000 req/s, the card query from 300 to 5,800
-        // on an H2 target), so both sides are warmed, alternately, for -Dwarmup seconds (default 120) before measuring
-        warmUp(cardUrl, script, server.base + "api/health", Integer.getInteger("warmup", 120));
+        // A server that has been up a while: on 2 cores the JIT needs two minutes or more of this load before a request
+        // costs what it will keep costing (health climbed from 2,400 to 11,000-14,000 req/s, the card query from 300 to
+        // 5,000+), so both sides are warmed, alternately, until the JIT has settled (see warmUp) before measuring
+        warmUp(cardUrl, script, server.base + "api/health");
         Cost before = Cost.now();
         Wrk card = wrk(cardUrl, script, SECONDS);
         Cost cardCost = Cost.now().minus(before);
@@ -210,14 +210,28 @@ public final class ThroughputBenchmark {
         }
     }
 
-    /** Alternate 5-second wrk rounds of the card query and health for {@code seconds}; prints each round's rates. */
-    private static void warmUp(String cardUrl, Path script, String healthUrl, int seconds) throws Exception {
+    /**
+     * Alternates 5-second wrk rounds of the card query and health until the JIT compiler has settled: a pair of rounds
+     * during which it compiled for less than 0.2 s (2 % of those 10 s on one core), after at least 60 s and at most
+     * -Dwarmup seconds (default 300). Prints each pair's rates and compile time.
+     */
+    private static void warmUp(String cardUrl, Path script, String healthUrl) throws Exception {
+        java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        int maxSeconds = Integer.getInteger("warmup", 300);
         StringBuilder rounds = new StringBuilder();
-        for (int round = 0; round < Math.max(1, seconds / 10); round++) {
+        long started = System.nanoTime();
+        for (int round = 0; ; round++) {
+            long compiledBefore = jit.getTotalCompilationTime();
             rounds.append(round == 0 ? "" : ", ").append(Math.round(wrk(cardUrl, script, 5).rps)).append('/')
                     .append(Math.round(wrk(healthUrl, null, 5).rps));
+            long compiledMillis = jit.getTotalCompilationTime() - compiledBefore;
+            rounds.append(" (JIT ").append(compiledMillis).append(" ms)");
+            long elapsed = (System.nanoTime() - started) / 1_000_000_000L;
+            if (elapsed >= 60 && compiledMillis < 200 || elapsed + 10 > maxSeconds) {
+                break;
+            }
         }
-        System.out.printf(Locale.ROOT, "warm-up, card/health req/s per 5 s round: %s%n", rounds);
+        System.out.printf(Locale.ROOT, "warm-up, card/health req/s per 5 s round (compile time): %s%n", rounds);
     }
 
     private static Wrk wrk(String url, Path script, int seconds) throws Exception {
