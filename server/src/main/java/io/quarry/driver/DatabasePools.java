@@ -38,18 +38,19 @@ public final class DatabasePools implements AutoCloseable {
     private final IntSupplier maxPoolSize;
     private final Map<Long, Pool> pools = new ConcurrentHashMap<>();
 
-    /** {@code properties}: the spec's properties as an immutable map, compared without locking the shared Hashtable. */
-    private record Pool(Driver.ConnectionSpec spec, String driverClass, String url, Map<Object, Object> properties,
-                        WarmDataSource dataSource) {
+    /**
+     * {@code properties}: a copy of the spec's properties (a mutable {@link Properties}) taken when the pool was built,
+     * compared without locking the shared Hashtable.
+     */
+    private record Pool(Driver.ConnectionSpec spec, Map<Object, Object> properties, WarmDataSource dataSource) {
         boolean builtFrom(Driver.ConnectionSpec other) {
             // the same spec object (callers reuse the spec of an unchanged database): nothing to compare
             if (other == spec) {
                 return true;
             }
-            Driver.ConnectionSpec spec = other;
             // compared entry by entry (Map.equals accepts the Properties as they are): no copy on every borrow
-            return driverClass.equals(spec.driverClass()) && url.equals(spec.url())
-                    && properties.equals(spec.properties() == null ? Map.of() : spec.properties());
+            return spec.driverClass().equals(other.driverClass()) && spec.url().equals(other.url())
+                    && properties.equals(other.properties() == null ? Map.of() : other.properties());
         }
     }
 
@@ -65,10 +66,8 @@ public final class DatabasePools implements AutoCloseable {
      * {@code queryTimeoutSeconds} is the query timeout (MB_DB_QUERY_TIMEOUT_*): a connection that sends nothing for
      * longer than {@link #readTimeoutSeconds(int) that plus a margin} is given up (a frozen server or network),
      * while a legitimately long query is cancelled by its own timeout first. 0: no read timeout.
-     */
-    /**
-     * As {@link #DatabasePools(ConnectionPools, int)}; {@code maxPoolSize}: the pool size (read when a pool is built,
-     * the {@code jdbc-data-warehouse-max-connection-pool-size} setting).
+     * {@code maxPoolSize}: the pool size (read when a pool is built, the
+     * {@code jdbc-data-warehouse-max-connection-pool-size} setting).
      */
     public DatabasePools(ConnectionPools registry, int queryTimeoutSeconds, IntSupplier maxPoolSize) {
         this.registry = registry;
@@ -102,7 +101,7 @@ public final class DatabasePools implements AutoCloseable {
             if (current != null) {
                 closeQuietly(databaseId, current);
             }
-            Pool created = new Pool(spec, spec.driverClass(), spec.url(), copy(spec.properties()), build(spec));
+            Pool created = new Pool(spec, copy(spec.properties()), build(spec));
             pools.put(databaseId, created);
             registry.register(poolName(databaseId), () -> PoolStats.of(created.dataSource()));
             return created;

@@ -12,12 +12,10 @@ import java.util.Map;
  * Binning of a numeric column: {@code floor((x - min) / width) * width + min}, with Metabase's bin info.
  */
 final class ColumnBinner {
-    private final StageScope scope;
     private final MbqlCompiler.Context ctx;
     private final SqlDialect d;
 
     ColumnBinner(StageScope scope) {
-        this.scope = scope;
         this.ctx = scope.ctx;
         this.d = scope.d;
     }

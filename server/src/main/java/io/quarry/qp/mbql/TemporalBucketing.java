@@ -13,12 +13,10 @@ import java.util.Map;
  * follow the start-of-week setting).
  */
 final class TemporalBucketing {
-    private final StageScope scope;
     private final MbqlCompiler.Context ctx;
     private final SqlDialect d;
 
     TemporalBucketing(StageScope scope) {
-        this.scope = scope;
         this.ctx = scope.ctx;
         this.d = scope.d;
     }
