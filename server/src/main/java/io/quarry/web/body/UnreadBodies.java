@@ -34,17 +34,23 @@ public final class UnreadBodies implements ContainerResponseFilter {
         if (declared == 0 || declared < 0 && servletRequest.getHeader("Transfer-Encoding") == null) {
             return;
         }
-        if (declared > DRAIN_LIMIT || !drained(servletRequest)) {
+        if (!drained(servletRequest, declared)) {
             response.getHeaders().putSingle("Connection", "close");
         }
     }
 
-    /** Whether the body is now read to its end, within the limit. */
-    private static boolean drained(HttpServletRequest servletRequest) {
+    /**
+     * Whether the body is now read to its end: it already was (a large body read whole by its endpoint keeps its
+     * connection too), or its rest fitted within the limit. A declared length over the limit is not read at all.
+     */
+    private static boolean drained(HttpServletRequest servletRequest, long declared) {
         try {
             ServletInputStream in = servletRequest.getInputStream();
             if (in.isFinished()) {
                 return true;
+            }
+            if (declared > DRAIN_LIMIT) {
+                return false;
             }
             byte[] buffer = new byte[8192];
             long total = 0;
