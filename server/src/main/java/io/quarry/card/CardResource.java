@@ -217,7 +217,7 @@ public final class CardResource {
     /**
      * Runs the card's query with the given parameters: 202 and Metabase's result, streamed. A card with a
      * {@code cache_ttl} answers from the shared result cache while its result is younger than that many hours, unless
-     * {@code ignore_cache} is set; a fresh result is recorded for the next caller() (with {@code ignore_cache} too).
+     * {@code ignore_cache} is set; a fresh result is recorded for the next caller (with {@code ignore_cache} too).
      */
     @POST
     @Path("{id}/query")
@@ -228,13 +228,15 @@ public final class CardResource {
         body.optPosInt("dashboard_id");
         body.optBool("collection_preview");
         body.throwIfInvalid();
-        Card card = cards.requireRunnable(id.value(), caller());
-        return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache)));
+        // the caller looked up once: each lookup goes through the request scope
+        Caller caller = caller();
+        Card card = cards.requireRunnable(id.value(), caller);
+        return QueryResponder.respond(runner.run(questionRequest(caller, card, body.get("parameters"), ignoreCache)));
     }
 
-    /** The card's query with the caller()'s parameter values, as a question: its view counted, its cache rules applied. */
-    private QueryRequest questionRequest(Card card, JsonNode parameters, Boolean ignoreCache) {
-        return QueryRequest.savedCard(QueryContext.QUESTION, caller(), new QueryRequest.SavedCard(card.id, card.databaseId),
+    /** The card's query with the caller's parameter values, as a question: its view counted, its cache rules applied. */
+    private static QueryRequest questionRequest(Caller caller, Card card, JsonNode parameters, Boolean ignoreCache) {
+        return QueryRequest.savedCard(QueryContext.QUESTION, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
                 card.datasetQueryTree(), parameters,
                 new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
@@ -247,7 +249,8 @@ public final class CardResource {
         Body body = Body.of(json);
         Boolean ignoreCache = body.optBool("ignore_cache");
         body.throwIfInvalid();
-        Card card = cards.requireReadable(id.value(), caller());
-        return QueryResponder.respond(runner.run(questionRequest(card, body.get("parameters"), ignoreCache).asPivot()));
+        Caller caller = caller();
+        Card card = cards.requireReadable(id.value(), caller);
+        return QueryResponder.respond(runner.run(questionRequest(caller, card, body.get("parameters"), ignoreCache).asPivot()));
     }
 }

@@ -160,9 +160,10 @@ public final class DashboardResource {
         Boolean ignoreCache = body.optBool("ignore_cache");
         JsonNode parameters = parameters(body, body.get("parameters"));
         body.throwIfInvalid();
-        DashboardService.CardRun run = dashboards.cardRun(caller(), id.value(), dashcardId.value(), cardId.value(), parameters);
+        Caller caller = caller();
+        DashboardService.CardRun run = dashboards.cardRun(caller, id.value(), dashcardId.value(), cardId.value(), parameters);
         CardRow card = run.card();
-        return QueryRequest.savedCard(QueryContext.DASHBOARD_CARD, caller(), new QueryRequest.SavedCard(card.id, card.databaseId),
+        return QueryRequest.savedCard(QueryContext.DASHBOARD_CARD, caller, new QueryRequest.SavedCard(card.id, card.databaseId),
                 run.request(), null, new QueryRequest.CacheRules(Boolean.TRUE.equals(ignoreCache), card.cacheTtl));
     }
 
@@ -215,11 +216,12 @@ public final class DashboardResource {
     }
 
     private Response export(long id, long dashcardId, long cardId, ExportFormat format, JsonNode parameters, ObjectNode options) {
-        DashboardService.CardRun run = dashboards.cardRun(caller(), id, dashcardId, cardId, parameters);
+        Caller caller = caller();
+        DashboardService.CardRun run = dashboards.cardRun(caller, id, dashcardId, cardId, parameters);
         ExportRequest export = ExportRequest.withQuery(options, run.request());
         String slug = run.card().name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
         QueryRequest.Download download = new QueryRequest.Download(format, export.options(), slug.isEmpty() ? "query_result" : slug);
-        return QueryResponder.respond(runner.run(QueryRequest.download(caller(), export.query(),
+        return QueryResponder.respond(runner.run(QueryRequest.download(caller, export.query(),
                 new QueryRequest.SavedCard(run.card().id, run.card().databaseId), download)));
     }
 
