@@ -13,11 +13,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,50 +30,20 @@ import org.slf4j.LoggerFactory;
  * gone — the statement is then cancelled on the database instead of running until its timeout. A failure after the
  * commit is written as the body (status 202, as Metabase).
  *
- * <p>A quick query thus costs no thread hand-off and no timer entry: it joins the set of running queries that one sweep
- * looks over every {@link #TICK} (started with the first query), and leaves it; only a keep-alive that is due goes to
- * the timer's threads.
+ * <p>A quick query thus costs no thread hand-off: the timer's task is scheduled and cancelled, never run.
  */
 final class ExecuteWithKeepAlive implements QueryStep {
     private static final Logger log = LoggerFactory.getLogger(ExecuteWithKeepAlive.class);
     static final Duration GRACE = Duration.ofSeconds(1);
     static final Duration INTERVAL = Duration.ofSeconds(1);
-    /** How often the sweep looks for keep-alives that are due: they are written up to this late. */
-    static final Duration TICK = Duration.ofMillis(100);
     private static final byte[] NEWLINE = {'\n'};
     /** More than Jersey's response buffer ({@code jersey.config.contentLength.buffer}, 8 KB by default). */
     private static final int COMMIT_BYTES = org.glassfish.jersey.message.internal.CommittingOutputStream.DEFAULT_BUFFER_SIZE + 1;
 
     private final QueryProcessor processor;
-    /** The queries executing now; a set, not a timer entry each (scheduling and cancelling one per query woke the timer). */
-    private final Set<KeepAlive> running = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean sweeping = new AtomicBoolean();
 
     ExecuteWithKeepAlive(QueryProcessor processor) {
         this.processor = processor;
-    }
-
-    /** Hands every keep-alive that is due to the timer's threads (a slow client then holds up no other). */
-    private void sweep() {
-        long now = System.nanoTime();
-        for (KeepAlive keepAlive : running) {
-            if (keepAlive.takeIfDue(now)) {
-                try {
-                    processor.keepAliveTimer().execute(keepAlive);
-                } catch (RejectedExecutionException stopping) {
-                    return;
-                }
-            }
-        }
-    }
-
-    private KeepAlive keepAlive(OutputStream out) {
-        if (!sweeping.get() && sweeping.compareAndSet(false, true)) {
-            processor.keepAliveTimer().scheduleWithFixedDelay(this::sweep, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
-        }
-        KeepAlive keepAlive = new KeepAlive(out, running);
-        running.add(keepAlive);
-        return keepAlive;
     }
 
     /** An API answer: 202 and Metabase's result object as JSON. */
@@ -91,7 +59,7 @@ final class ExecuteWithKeepAlive implements QueryStep {
         Long failureDatabaseId = run.failureDatabaseId();
         boolean superuser = run.request().caller().superuser();
         return apiAnswer(out -> {
-            KeepAlive keepAlive = keepAlive(out);
+            KeepAlive keepAlive = new KeepAlive(out, processor.keepAliveTimer());
             QueryExecutor.Cursor cursor;
             try {
                 cursor = processor.open(prepared, keepAlive::executing);
@@ -127,36 +95,26 @@ final class ExecuteWithKeepAlive implements QueryStep {
 
     /**
      * The keep-alive of one query while it executes: after {@link #GRACE}, whitespace enough to commit the response,
-     * then a newline every {@link #INTERVAL}, written by a timer thread when the sweep finds it due; a write that fails
-     * cancels the statement. {@link #stop()} ends it before the request thread writes the answer itself.
+     * then a newline every {@link #INTERVAL}, written by the timer's thread; a write that fails cancels the statement.
+     * {@link #stop()} ends it before the request thread writes the answer itself.
      */
     static final class KeepAlive implements Runnable {
-        private static final long NOT_DUE = Long.MAX_VALUE;
         private final OutputStream out;
-        private final Set<KeepAlive> running;
+        private final ScheduledExecutorService timer;
         private final AtomicReference<Statement> statement = new AtomicReference<>();
         private final Object lock = new Object();
-        /** When the next write is due ({@link System#nanoTime}); {@link #NOT_DUE} while one is handed over or written. */
-        private volatile long dueAt;
-        /** Guarded by {@code lock}: whether the request thread has taken the stream back, what was written. */
+        /** Guarded by {@code lock}: the next write, whether the request thread has taken the stream back, what was written. */
+        private ScheduledFuture<?> next;
         private boolean stopped;
         private boolean written;
         private volatile boolean gone;
 
-        KeepAlive(OutputStream out, Set<KeepAlive> running) {
+        KeepAlive(OutputStream out, ScheduledExecutorService timer) {
             this.out = out;
-            this.running = running;
-            this.dueAt = System.nanoTime() + GRACE.toNanos();
-        }
-
-        /** Whether a write is due at {@code now}; if so it is the caller's to run (the sweep's, one at a time). */
-        boolean takeIfDue(long now) {
-            long due = dueAt;
-            if (due == NOT_DUE || now - due < 0) {
-                return false;
+            this.timer = timer;
+            synchronized (lock) {
+                next = timer.schedule(this, GRACE.toMillis(), TimeUnit.MILLISECONDS);
             }
-            dueAt = NOT_DUE;
-            return true;
         }
 
         /** The statement about to execute, shown so that a client gone can cancel it; refused once the client has gone. */
@@ -189,19 +147,18 @@ final class ExecuteWithKeepAlive implements QueryStep {
                 } catch (IOException | RuntimeException clientGone) {
                     gone = true;
                     stopped = true;
-                    running.remove(this);
                     cancelStatement();
                     return;
                 }
-                dueAt = System.nanoTime() + INTERVAL.toNanos();
+                next = timer.schedule(this, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
 
         /** Ends the keep-alive (waiting for a write in progress); whether anything was written. */
         boolean stop() {
-            running.remove(this);
             synchronized (lock) {
                 stopped = true;
+                next.cancel(false);
                 return written;
             }
         }
