@@ -76,7 +76,7 @@ class NotificationIT {
         config.put("MB_NOTIFICATION_RETRY_BACKOFF_MS", "20");
         config.put("MB_SITE_URL", SITE);
         config.put("MB_EMAIL_FROM_ADDRESS", "quarry@example.com");
-        server = TestServer.start(config);
+        server = TestServer.startAwayFromTheHour(config);
         anonymous = server.api();
         adminSession = Fixtures.setUp(anonymous);
         admin = anonymous.as(adminSession);

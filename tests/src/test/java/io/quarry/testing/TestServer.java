@@ -41,6 +41,21 @@ public final class TestServer implements AutoCloseable {
         return start(Map.of());
     }
 
+    /**
+     * As {@link #start(Map)}, on a clock that runs at the real pace from five past the current hour: for a test that
+     * stores hourly (or daily, weekly) subscriptions with recipients, which a real clock passing the hour would send in
+     * the middle of the test's own counting of messages (it then has 55 minutes before its clock reaches the next hour).
+     */
+    public static TestServer startAwayFromTheHour(Map<String, String> extra) {
+        Map<String, String> config = new LinkedHashMap<>(TestAppDb.fresh());
+        config.put("MB_DISABLE_SESSION_THROTTLE", "false");
+        config.putAll(extra);
+        java.time.Instant now = java.time.Instant.now();
+        java.time.Instant fivePast = now.truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(java.time.Duration.ofMinutes(5));
+        java.time.Clock clock = java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.between(now, fivePast));
+        return startWith(config, webapp -> webapp.setAttribute(io.quarry.boot.QuarryListener.CLOCK_ATTRIBUTE, clock));
+    }
+
     /** A server with exactly this configuration (for example a second instance on the same database). */
     public static TestServer startWith(Map<String, String> config) {
         return startWith(config, webapp -> { });
