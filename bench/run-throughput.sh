@@ -20,7 +20,8 @@ for arg in "$@"; do
 done
 packages=()
 command -v wrk >/dev/null || packages+=(wrk)
-command -v pgbench >/dev/null || packages+=(postgresql-client)
+# Debian (bookworm) ships pgbench with the server package, not postgresql-client
+command -v pgbench >/dev/null || packages+=(postgresql)
 if (( ${#packages[@]} )); then
   SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get install -y -q "${packages[@]}" >/dev/null || { $SUDO apt-get update -q && $SUDO apt-get install -y -q "${packages[@]}"; }

@@ -52,6 +52,10 @@ public final class ThroughputBenchmark {
     private static final int CONNECTIONS = 32;
     private static final int SECONDS = Integer.getInteger("seconds", 15);
     private static final int DASHCARDS = 10;
+    /** The reference run: its goal and its two floors, health under wrk and pgbench, on its own machine. */
+    private static final double GOAL_RPS = 8_000;
+    private static final double REFERENCE_HEALTH_RPS = 38_869;
+    private static final double REFERENCE_PGBENCH_TPS = 97_015;
 
     private final String database;
     private final TestServer server;
@@ -188,25 +192,21 @@ public final class ThroughputBenchmark {
         results.add(String.format(Locale.ROOT, "RESULT this machine against the issue's reference run: health %.0f req/s (reference 38,869: %.2fx), "
                         + "pgbench %.0f tps (reference 97,015: %.2fx); 8,000 req/s scaled by them: %.0f by health, %.0f by pgbench; "
                         + "card query %.0f req/s",
-                health.rps, health.rps / 38_869, pgbench, pgbench / 97_015, 8_000 * health.rps / 38_869, 8_000 * pgbench / 97_015, card.rps));
+                health.rps, health.rps / REFERENCE_HEALTH_RPS, pgbench, pgbench / REFERENCE_PGBENCH_TPS,
+                GOAL_RPS * health.rps / REFERENCE_HEALTH_RPS, GOAL_RPS * pgbench / REFERENCE_PGBENCH_TPS, card.rps));
     }
 
     /**
      * The issue's database floor: {@code pgbench -n -c32 -j2} running {@code SELECT 1} against the same PostgreSQL for
-     * the given time, transactions per second (Debian's postgresql-client; the script installs it).
+     * the given time, transactions per second (Debian's postgresql package; the script installs it).
      */
     private double pgbench(int seconds) throws Exception {
         Path script = Files.createTempFile("pgbench", ".sql");
         Files.writeString(script, "SELECT 1;\n");
         ProcessBuilder builder = new ProcessBuilder("pgbench", "-n", "-c" + CONNECTIONS, "-j2", "-T" + seconds, "-f", script.toString(),
-                "-h", "localhost", "-p", String.valueOf(PostgresTargets.port()), "-U", "postgres", database).redirectErrorStream(true);
+                "-h", "localhost", "-p", String.valueOf(PostgresTargets.port()), "-U", "postgres", database);
         builder.environment().put("PGPASSWORD", "postgres");
-        Process process = builder.start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException("pgbench failed: " + out);
-        }
-        return Double.parseDouble(find(out, "tps = ([0-9.]+)"));
+        return Double.parseDouble(find(output(builder), "tps = ([0-9.]+)"));
     }
 
     /** This JVM's CPU time and allocated bytes so far. */
@@ -265,11 +265,7 @@ public final class ThroughputBenchmark {
             command.addAll(List.of("-s", script.toString()));
         }
         command.add(url);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException("wrk failed: " + out);
-        }
+        String out = output(new ProcessBuilder(command));
         double rps = Double.parseDouble(find(out, "Requests/sec:\\s+([0-9.]+)"));
         long requests = Long.parseLong(find(out, "(\\d+) requests in"));
         long errors = 0;
@@ -290,6 +286,16 @@ public final class ThroughputBenchmark {
         // the latency distribution's own lines ("     50%    1.23ms"): a thread-stats column such as "66.50%" also ends in 50%
         return new Wrk(rps, millis(find(out, "(?m)^\\s+50%\\s+(\\S+)")), millis(find(out, "(?m)^\\s+99%\\s+(\\S+)")), requests, errors,
                 String.join("; ", detail));
+    }
+
+    /** Runs a load tool to its end: its output (errors included); fails when it does. */
+    private static String output(ProcessBuilder builder) throws Exception {
+        Process process = builder.redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException(builder.command().get(0) + " failed: " + out);
+        }
+        return out;
     }
 
     private static String find(String text, String regex) {

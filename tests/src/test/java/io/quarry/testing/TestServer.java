@@ -2,9 +2,13 @@ package io.quarry.testing;
 
 import io.quarry.boot.AppState;
 import io.quarry.boot.Quarry;
+import io.quarry.boot.QuarryListener;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
@@ -31,10 +35,14 @@ public final class TestServer implements AutoCloseable {
 
     /** A server on a fresh application database, plus any extra configuration. */
     public static TestServer start(Map<String, String> extra) {
+        return startWith(freshConfig(extra));
+    }
+
+    private static Map<String, String> freshConfig(Map<String, String> extra) {
         Map<String, String> config = new LinkedHashMap<>(TestAppDb.fresh());
         config.put("MB_DISABLE_SESSION_THROTTLE", "false");
         config.putAll(extra);
-        return startWith(config);
+        return config;
     }
 
     public static TestServer start() {
@@ -47,13 +55,10 @@ public final class TestServer implements AutoCloseable {
      * the middle of the test's own counting of messages (it then has 55 minutes before its clock reaches the next hour).
      */
     public static TestServer startAwayFromTheHour(Map<String, String> extra) {
-        Map<String, String> config = new LinkedHashMap<>(TestAppDb.fresh());
-        config.put("MB_DISABLE_SESSION_THROTTLE", "false");
-        config.putAll(extra);
-        java.time.Instant now = java.time.Instant.now();
-        java.time.Instant fivePast = now.truncatedTo(java.time.temporal.ChronoUnit.HOURS).plus(java.time.Duration.ofMinutes(5));
-        java.time.Clock clock = java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.between(now, fivePast));
-        return startWith(config, webapp -> webapp.setAttribute(io.quarry.boot.QuarryListener.CLOCK_ATTRIBUTE, clock));
+        Instant now = Instant.now();
+        Instant fivePast = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofMinutes(5));
+        Clock clock = Clock.offset(Clock.systemUTC(), Duration.between(now, fivePast));
+        return startWith(freshConfig(extra), webapp -> webapp.setAttribute(QuarryListener.CLOCK_ATTRIBUTE, clock));
     }
 
     /** A server with exactly this configuration (for example a second instance on the same database). */
