@@ -10,19 +10,22 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs compiled SQL on a connected database in two steps: {@link #open} executes it (so a failure is known before any
  * response is committed), and {@link Cursor#stream} writes the rows as they arrive — nothing but the current row is
- * held in memory. A query past its timeout is cancelled by the driver; a writer that fails (the client went away)
+ * held in memory. A statement still executing at its timeout is cancelled (by {@link QueryTimers}, not by the driver's
+ * own query timeout: PostgreSQL's wakes a thread for every statement); a writer that fails (the client went away)
  * cancels the statement on the database at once.
  */
 public final class QueryExecutor {
@@ -35,9 +38,11 @@ public final class QueryExecutor {
     private static final int READ_AHEAD_BATCHES = 4;
 
     private final DatabaseService databases;
+    private final QueryTimers timers;
 
-    public QueryExecutor(DatabaseService databases) {
+    public QueryExecutor(DatabaseService databases, QueryTimers timers) {
         this.databases = databases;
+        this.timers = timers;
     }
 
     /** Executes the query and returns an open cursor on its rows; the caller streams or closes it. */
@@ -82,9 +87,6 @@ public final class QueryExecutor {
                 connection.setAutoCommit(false);
             }
             statement = connection.prepareStatement(query.sql(), ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-            if (timeoutSeconds > 0) {
-                statement.setQueryTimeout(timeoutSeconds);
-            }
             // One row past the limit tells whether the result was cut short.
             if (rowLimit < Integer.MAX_VALUE) {
                 statement.setMaxRows((int) rowLimit + 1);
@@ -94,12 +96,76 @@ public final class QueryExecutor {
                 statement.setObject(i + 1, query.params().get(i));
             }
             prepared.accept(statement);
-            ResultSet rs = statement.executeQuery();
+            ResultSet rs = execute(statement, timeoutSeconds);
             List<Column> columns = columns(rs.getMetaData(), driver, query.columns());
             return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(statement, connection);
             throw e;
+        }
+    }
+
+    /** Executes the statement, cancelling it if it still executes after {@code timeoutSeconds} (0: no limit). */
+    private ResultSet execute(PreparedStatement statement, int timeoutSeconds) throws SQLException {
+        if (timeoutSeconds <= 0) {
+            return statement.executeQuery();
+        }
+        Deadline deadline = new Deadline(statement);
+        QueryTimers.Timer timer = timers.schedule(deadline, timeoutSeconds, TimeUnit.SECONDS);
+        ResultSet rs;
+        try {
+            rs = statement.executeQuery();
+        } catch (SQLException e) {
+            timer.cancel();
+            if (deadline.finish()) {
+                // whatever the engine says of a cancelled statement (PostgreSQL and H2 57014, MariaDB 1317, ...)
+                throw new QueryFailure(QueryFailure.Type.TIMED_OUT, timedOutMessage(timeoutSeconds), e.getSQLState(), e);
+            }
+            throw e;
+        }
+        timer.cancel();
+        if (deadline.finish()) {
+            // cancelled as it finished, or by an engine that answers a cancelled statement anyway (MariaDB's SLEEP
+            // returns 1): either way it took the whole timeout
+            rs.close();
+            throw new QueryFailure(QueryFailure.Type.TIMED_OUT, timedOutMessage(timeoutSeconds));
+        }
+        return rs;
+    }
+
+    /**
+     * A statement's timeout: cancels it, unless it has finished executing by then. Never after: its connection may
+     * already be executing the next query of the pool.
+     */
+    private static final class Deadline implements Runnable {
+        private final Statement statement;
+        private boolean finished;
+        private boolean cancelled;
+
+        Deadline(Statement statement) {
+            this.statement = statement;
+        }
+
+        @Override
+        public synchronized void run() {
+            if (!finished) {
+                cancelled = true;
+                cancel(statement);
+            }
+        }
+
+        /** Marks the statement as done executing; whether it was cancelled first. */
+        synchronized boolean finish() {
+            finished = true;
+            return cancelled;
+        }
+    }
+
+    private static void cancel(Statement statement) {
+        try {
+            statement.cancel();
+        } catch (SQLException e) {
+            log.debug("Cancelling a statement failed: {}", e.getMessage());
         }
     }
 
@@ -206,7 +272,7 @@ public final class QueryExecutor {
         private final class RowReader implements ReadAhead.Rows {
             private final Class<?>[] temporal;
             /**
-             * The driver's query timeout covers executing the statement, not fetching the rest of a streamed result:
+             * The timeout of {@link #open} covers executing the statement, not fetching the rest of a streamed result:
              * past this deadline the stream stops and the statement is cancelled.
              */
             private final long deadline = began + timeoutSeconds * 1_000_000_000L;
@@ -272,11 +338,7 @@ public final class QueryExecutor {
         }
 
         private void cancel() {
-            try {
-                statement.cancel();
-            } catch (SQLException e) {
-                log.debug("Cancelling a statement failed: {}", e.getMessage());
-            }
+            QueryExecutor.cancel(statement);
         }
 
         @Override

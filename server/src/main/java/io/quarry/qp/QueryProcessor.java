@@ -28,9 +28,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -59,41 +56,33 @@ public final class QueryProcessor {
     private final MbqlQueries mbql;
     private final Lookups lookups;
 
-    private final ScheduledThreadPoolExecutor keepAliveTimer;
+    private final QueryTimers timers;
 
-    public QueryProcessor(DatabaseService databases, QueryExecutor executor, MetadataService metadata, Settings settings, Clock clock, int timeoutSeconds,
-                          Lookups lookups) {
+    public QueryProcessor(DatabaseService databases, QueryExecutor executor, QueryTimers timers, MetadataService metadata, Settings settings,
+                          Clock clock, int timeoutSeconds, Lookups lookups) {
         this.lookups = Objects.requireNonNull(lookups, "lookups is null");
         this.databases = databases;
         this.executor = executor;
+        this.timers = timers;
         this.metadata = metadata;
         this.settings = settings;
         this.clock = clock;
         this.timeoutSeconds = timeoutSeconds;
         this.mbql = new MbqlQueries(metadata, databases, settings, clock);
-        AtomicInteger threads = new AtomicInteger();
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(2, r -> {
-            Thread t = new Thread(r, "quarry-keepalive-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        // a quick query's keep-alive is cancelled long before it is due: drop it from the queue at once
-        timer.setRemoveOnCancelPolicy(true);
-        this.keepAliveTimer = timer;
     }
 
     /**
-     * The threads that write keep-alive newlines to the clients of queries still executing after a second (see
-     * {@code io.quarry.qp.run.ExecuteWithKeepAlive}; the queries themselves execute on the request threads). Two, so
-     * that one client slow to take its bytes does not hold up the others' keep-alives; stopped when Quarry stops.
+     * The timers of executing queries: the keep-alive newlines written to the clients of queries still executing after a
+     * second (see {@code io.quarry.qp.run.ExecuteWithKeepAlive}; the queries themselves execute on the request threads)
+     * and the queries' timeouts. Stopped when Quarry stops.
      */
-    public ScheduledExecutorService keepAliveTimer() {
-        return keepAliveTimer;
+    public QueryTimers timers() {
+        return timers;
     }
 
-    /** Stops the keep-alive threads (undeploying must not leave threads of the webapp behind). */
+    /** Stops the timers' threads (undeploying must not leave threads of the webapp behind). */
     public void close() {
-        keepAliveTimer.shutdownNow();
+        timers.close();
     }
 
     /** Whether a caller may read a saved card (its collection's rights); implemented by the cards module. */

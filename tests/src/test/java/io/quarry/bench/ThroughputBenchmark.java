@@ -136,12 +136,16 @@ public final class ThroughputBenchmark {
                 Runtime.getRuntime().maxMemory() >> 20, System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         ThroughputBenchmark bench = new ThroughputBenchmark();
         List<String> results = new ArrayList<>();
-        // -Donly=card runs (1) alone (for profiling it)
-        boolean all = !"card".equals(System.getProperty("only"));
+        // -Donly=card runs (1) alone, -Donly=alone runs (2) alone (for profiling them; -Dalone.runs sets its length)
+        String only = System.getProperty("only", "");
         try {
-            bench.concurrentCardQueries(results);
-            if (all) {
+            if (!only.equals("alone")) {
+                bench.concurrentCardQueries(results);
+            }
+            if (only.isEmpty() || only.equals("alone")) {
                 bench.oneQueryAlone(results);
+            }
+            if (only.isEmpty()) {
                 bench.dashboardViewers(results);
             }
         } finally {
@@ -364,8 +368,8 @@ public final class ThroughputBenchmark {
         String headers = "Content-Type: application/json\r\nX-Metabase-Session: " + session + "\r\n";
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
         String path = "/api/card/" + selectOneCard + "/query";
-        int warmup = 2000;
-        int runs = 5000;
+        int runs = Integer.getInteger("alone.runs", 5000);
+        int warmup = Math.max(2000, runs / 2);
         long[] quarry = new long[runs];
         long[] raw = new long[runs];
         // a second floor: the same client and server answering GET /api/health, the least any request costs here

@@ -5,6 +5,7 @@ import io.quarry.qp.ApiResultWriter;
 import io.quarry.qp.QueryExecutor;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.QueryTimers;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -30,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * gone — the statement is then cancelled on the database instead of running until its timeout. A failure after the
  * commit is written as the body (status 202, as Metabase).
  *
- * <p>A quick query thus costs no thread hand-off: the timer's task is scheduled and cancelled, never run.
+ * <p>A quick query thus costs no thread hand-off: its timer (one of {@link QueryTimers}) is set and cancelled, never run,
+ * and wakes no thread.
  */
 final class ExecuteWithKeepAlive implements QueryStep {
     private static final Logger log = LoggerFactory.getLogger(ExecuteWithKeepAlive.class);
@@ -59,7 +59,7 @@ final class ExecuteWithKeepAlive implements QueryStep {
         Long failureDatabaseId = run.failureDatabaseId();
         boolean superuser = run.request().caller().superuser();
         return apiAnswer(out -> {
-            KeepAlive keepAlive = new KeepAlive(out, processor.keepAliveTimer());
+            KeepAlive keepAlive = new KeepAlive(out, processor.timers());
             QueryExecutor.Cursor cursor;
             try {
                 cursor = processor.open(prepared, keepAlive::executing);
@@ -100,20 +100,20 @@ final class ExecuteWithKeepAlive implements QueryStep {
      */
     static final class KeepAlive implements Runnable {
         private final OutputStream out;
-        private final ScheduledExecutorService timer;
+        private final QueryTimers timers;
         private final AtomicReference<Statement> statement = new AtomicReference<>();
         private final Object lock = new Object();
         /** Guarded by {@code lock}: the next write, whether the request thread has taken the stream back, what was written. */
-        private ScheduledFuture<?> next;
+        private QueryTimers.Timer next;
         private boolean stopped;
         private boolean written;
         private volatile boolean gone;
 
-        KeepAlive(OutputStream out, ScheduledExecutorService timer) {
+        KeepAlive(OutputStream out, QueryTimers timers) {
             this.out = out;
-            this.timer = timer;
+            this.timers = timers;
             synchronized (lock) {
-                next = timer.schedule(this, GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                next = timers.schedule(this, GRACE.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
 
@@ -150,7 +150,7 @@ final class ExecuteWithKeepAlive implements QueryStep {
                     cancelStatement();
                     return;
                 }
-                next = timer.schedule(this, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+                next = timers.schedule(this, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
 
@@ -158,7 +158,7 @@ final class ExecuteWithKeepAlive implements QueryStep {
         boolean stop() {
             synchronized (lock) {
                 stopped = true;
-                next.cancel(false);
+                next.cancel();
                 return written;
             }
         }
