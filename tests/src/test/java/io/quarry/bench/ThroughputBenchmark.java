@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -136,16 +137,17 @@ public final class ThroughputBenchmark {
                 Runtime.getRuntime().maxMemory() >> 20, System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         ThroughputBenchmark bench = new ThroughputBenchmark();
         List<String> results = new ArrayList<>();
-        // -Donly=card runs (1) alone, -Donly=alone runs (2) alone (for profiling them; -Dalone.runs sets its length)
-        String only = System.getProperty("only", "");
+        // -Donly=card runs (1) alone, -Donly=alone (2) alone, -Donly=card,alone both (for profiling them; -Dalone.runs
+        // sets the length of (2))
+        Set<String> only = Set.of(System.getProperty("only", "card,alone,dashboard").split(","));
         try {
-            if (!only.equals("alone")) {
+            if (only.contains("card")) {
                 bench.concurrentCardQueries(results);
             }
-            if (only.isEmpty() || only.equals("alone")) {
+            if (only.contains("alone")) {
                 bench.oneQueryAlone(results);
             }
-            if (only.isEmpty()) {
+            if (only.contains("dashboard")) {
                 bench.dashboardViewers(results);
             }
         } finally {
