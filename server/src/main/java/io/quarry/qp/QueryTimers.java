@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * timer of a query is cancelled long before it is due. A {@code ScheduledExecutorService} wakes its thread whenever a
  * new task becomes its earliest, which is every time when queries come one at a time. PostgreSQL's driver runs each
  * statement's timeout on its own {@code Timer} thread in the same way. On two cores those two wake-ups cost a lone card
- * query 0.03 to 0.05 ms of its 0.4 ms (bench/README.md). Here the threads wake every tick, whatever the load.
+ * query 0.03 to 0.05 ms of its 0.4 ms, measured from a fresh start; after a heavy load the difference did not show
+ * (bench/README.md). Here the threads wake every tick, whatever the load.
  */
 public final class QueryTimers implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryTimers.class);
