@@ -12,6 +12,9 @@ import java.util.Set;
  * through {@link JdbcDriver}; each overrides only what differs.
  */
 public interface Driver {
+    /** The prefix of the schemas persisted models' tables live in ({@code metabase_cache_<site>_<database id>}). */
+    String PERSISTED_MODELS_SCHEMA_PREFIX = "metabase_cache_";
+
     /** The engine key clients send ({@code "postgres"}). */
     String engine();
 
@@ -90,11 +93,13 @@ public interface Driver {
     }
 
     /**
-     * Whether a query's failure is a fault of the engine's own that the same query, sent again at once, does not meet
-     * (a race inside the engine, not the query or the data): such a failure is retried once.
+     * On engines where replacing a persisted model's table can fail a statement that reads it at that moment (H2, whose
+     * DDL is not isolated from running statements): the lock a statement reading the database's persisted tables holds
+     * (read) while it executes, and a refresh holds (write) while it swaps or drops them. Null on engines that swap
+     * tables in one transaction or statement readers cannot see between (PostgreSQL, MySQL, DuckDB).
      */
-    default boolean isTransientFault(java.sql.SQLException failure) {
-        return false;
+    default java.util.concurrent.locks.ReadWriteLock persistedTablesLock(long databaseId) {
+        return null;
     }
 
     /** What a JDBC connection needs: the driver class (loaded from Quarry's own class path), URL and properties. */

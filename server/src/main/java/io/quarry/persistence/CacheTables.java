@@ -115,7 +115,7 @@ final class CacheTables {
                     bind(ps, compiled.params());
                     ps.executeUpdate();
                 }
-                swap(c, database.engine, d, schema, table);
+                holding(swapsOf(driver, database), () -> swap(c, database.engine, d, schema, table));
             } catch (SQLException e) {
                 try (Statement s = c.createStatement()) {
                     s.execute("DROP TABLE IF EXISTS " + building);
@@ -132,21 +132,51 @@ final class CacheTables {
 
     /** Drops a model's table (and any half-built one); false when the database refused. */
     boolean drop(Database database, String schema, String table) {
-        SqlDialect d = dialect(database);
+        Driver driver = databases.driverOf(database);
+        SqlDialect d = driver.dialect();
         try (Connection c = databases.connect(database, true); Statement s = c.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table + "_new"));
-            if ("h2".equals(database.engine)) {
-                if ("VIEW".equals(kind(c, schema, table))) {
-                    s.execute("DROP VIEW " + d.qualify(schema, table));
+            holding(swapsOf(driver, database), () -> {
+                if ("h2".equals(database.engine)) {
+                    if ("VIEW".equals(kind(c, schema, table))) {
+                        s.execute("DROP VIEW " + d.qualify(schema, table));
+                    }
+                    for (long version : versions(c, schema, table)) {
+                        s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table + "_v" + version));
+                    }
                 }
-                for (long version : versions(c, schema, table)) {
-                    s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table + "_v" + version));
-                }
-            }
-            s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table));
+                s.execute("DROP TABLE IF EXISTS " + d.qualify(schema, table));
+            });
             return true;
         } catch (SQLException | RuntimeException e) {
             return false;
+        }
+    }
+
+    /** DDL on a database's persisted tables. */
+    private interface Ddl {
+        void run() throws SQLException;
+    }
+
+    /**
+     * The lock swaps and drops of the database's persisted tables hold, where its engine needs one so that no query
+     * reads them at that moment (see {@link Driver#persistedTablesLock}); null elsewhere.
+     */
+    private static java.util.concurrent.locks.Lock swapsOf(Driver driver, Database database) {
+        java.util.concurrent.locks.ReadWriteLock lock = driver.persistedTablesLock(database.id);
+        return lock == null ? null : lock.writeLock();
+    }
+
+    private static void holding(java.util.concurrent.locks.Lock lock, Ddl ddl) throws SQLException {
+        if (lock == null) {
+            ddl.run();
+            return;
+        }
+        lock.lock();
+        try {
+            ddl.run();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -191,7 +221,9 @@ final class CacheTables {
      * There the model's name is a view over a versioned table ({@code <table>_v<n>}): the new version is renamed
      * from {@code _new} (a table no reader knows), then {@code CREATE OR REPLACE VIEW} points the view at it in one
      * statement (a reader sees the old version or the new one). The version just replaced stays until the next
-     * refresh, so that a query that began on it finishes; older ones are dropped.
+     * refresh; older ones are dropped. H2 does not isolate that DDL from statements reading the view at that moment
+     * (they can fail with "Column not found"), so it runs under the database's persisted-tables lock, which queries
+     * reading the cache schema hold while they execute.
      */
     private static void swapH2(Connection c, SqlDialect d, String schema, String table) throws SQLException {
         List<Long> versions = versions(c, schema, table);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarry.appdb.Db;
 import io.quarry.appdb.RevisionCache;
 import io.quarry.core.Json;
+import io.quarry.driver.Driver;
 import io.quarry.qp.mbql.MbqlReferences;
 import io.quarry.setting.Settings;
 import io.quarry.warehouse.Database;
@@ -123,7 +124,7 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
                 prefix.append(group.charAt(0));
             }
         }
-        return "metabase_cache_" + prefix.toString().toLowerCase(Locale.ROOT) + "_" + databaseId;
+        return Driver.PERSISTED_MODELS_SCHEMA_PREFIX + prefix.toString().toLowerCase(Locale.ROOT) + "_" + databaseId;
     }
 
     /** The question slug: the card's name lower-cased, anything but letters and digits as {@code _}, at most 10 characters. */

@@ -18,6 +18,8 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,16 +63,7 @@ public final class QueryExecutor {
         try {
             return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
         } catch (SQLException e) {
-            if (!driver.isTransientFault(e)) {
-                throw failure(e, timeoutSeconds);
-            }
-            // an engine's own race (see Driver.isTransientFault): the same query once more, on a fresh statement
-            log.info("Query on database {} met a transient fault of its engine; sent once more: {}", database.id, e.getMessage());
-            try {
-                return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
-            } catch (SQLException again) {
-                throw failure(again, timeoutSeconds);
-            }
+            throw failure(e, timeoutSeconds);
         }
     }
 
@@ -96,12 +89,34 @@ public final class QueryExecutor {
                 statement.setObject(i + 1, query.params().get(i));
             }
             prepared.accept(statement);
-            ResultSet rs = execute(statement, timeoutSeconds);
+            ResultSet rs = executeHolding(persistedTablesSwaps(driver, database, query), statement, timeoutSeconds);
             List<Column> columns = columns(rs.getMetaData(), driver, query.columns());
             return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(statement, connection);
             throw e;
+        }
+    }
+
+    /**
+     * The lock a statement that reads persisted models' tables holds while it executes, on engines where their refresh
+     * could otherwise fail it (see {@link Driver#persistedTablesLock}); null for any other statement.
+     */
+    private static Lock persistedTablesSwaps(Driver driver, Database database, CompiledQuery query) {
+        ReadWriteLock lock = driver.persistedTablesLock(database.id);
+        return lock != null && query.sql().contains(Driver.PERSISTED_MODELS_SCHEMA_PREFIX) ? lock.readLock() : null;
+    }
+
+    /** {@link #execute} holding {@code swaps} (when not null) while the statement executes. */
+    private ResultSet executeHolding(Lock swaps, PreparedStatement statement, int timeoutSeconds) throws SQLException {
+        if (swaps == null) {
+            return execute(statement, timeoutSeconds);
+        }
+        swaps.lock();
+        try {
+            return execute(statement, timeoutSeconds);
+        } finally {
+            swaps.unlock();
         }
     }
 

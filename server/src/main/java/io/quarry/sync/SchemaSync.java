@@ -61,8 +61,6 @@ public final class SchemaSync {
     record Key(String schema, String table, String column) {
     }
 
-    /** The prefix of the schemas persisted models' tables live in ({@code metabase_cache_<site>_<database id>}). */
-    static final String PERSISTED_MODELS_SCHEMA_PREFIX = "metabase_cache_";
 
     /** Reads the database's metadata; pure JDBC, nothing written. */
     public Metadata read(Database database) throws SQLException {
@@ -85,7 +83,7 @@ public final class SchemaSync {
                 while (rs.next()) {
                     String schema = rs.getString("TABLE_SCHEM");
                     // persisted models' cache schemas hold Quarry's own copies, not the database's tables
-                    if (schema != null && (driver.systemSchemas().contains(schema) || schema.startsWith(PERSISTED_MODELS_SCHEMA_PREFIX))) {
+                    if (schema != null && (driver.systemSchemas().contains(schema) || schema.startsWith(Driver.PERSISTED_MODELS_SCHEMA_PREFIX))) {
                         continue;
                     }
                     String name = rs.getString("TABLE_NAME");

@@ -2,6 +2,9 @@ package io.quarry.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,22 +117,15 @@ class H2DriverTest {
     }
 
     @Test
-    void onlyH2sOwnRacesAreTransient() throws Exception {
+    void onlyH2LocksItsPersistedTablesPerDatabase() {
         H2Driver driver = new H2Driver();
-        // what H2 answers when a query meets another session replacing the view it reads
-        assertTrue(driver.isTransientFault(org.h2.message.DbException.convert(new java.util.ConcurrentModificationException())
-                .getSQLException()));
-        assertTrue(driver.isTransientFault(org.h2.message.DbException.convert(new NullPointerException()).getSQLException()));
-        // a real error of the query or the data is not retried
-        try (Connection c = DriverManager.getConnection("jdbc:h2:mem:transient")) {
-            java.sql.SQLException noTable = assertThrows(java.sql.SQLException.class,
-                    () -> c.createStatement().executeQuery("SELECT * FROM no_such_table"));
-            assertFalse(driver.isTransientFault(noTable));
-            java.sql.SQLException division = assertThrows(java.sql.SQLException.class,
-                    () -> c.createStatement().executeQuery("SELECT 1 / 0"));
-            assertFalse(driver.isTransientFault(division));
-        }
-        assertFalse(new io.quarry.driver.postgres.PostgresDriver().isTransientFault(
-                org.h2.message.DbException.convert(new java.util.ConcurrentModificationException()).getSQLException()));
+        java.util.concurrent.locks.ReadWriteLock one = driver.persistedTablesLock(1);
+        assertSame(one, driver.persistedTablesLock(1));
+        assertNotSame(one, driver.persistedTablesLock(2));
+        // fair: a waiting swap goes before readers that came after it
+        assertTrue(((java.util.concurrent.locks.ReentrantReadWriteLock) one).isFair());
+        // engines whose swap readers cannot see between need none
+        assertNull(new io.quarry.driver.postgres.PostgresDriver().persistedTablesLock(1));
+        assertNull(new io.quarry.driver.mysql.MySqlDriver().persistedTablesLock(1));
     }
 }

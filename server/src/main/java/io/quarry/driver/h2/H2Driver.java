@@ -40,6 +40,8 @@ public final class H2Driver extends JdbcDriver {
 
     /** The application database's H2 file (path without {@code .mv.db}), or null when it is not H2. */
     private final Path appDatabase;
+    private final java.util.concurrent.ConcurrentMap<Long, java.util.concurrent.locks.ReadWriteLock> persistedTablesLocks =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public H2Driver() {
         this(null);
@@ -76,19 +78,15 @@ public final class H2Driver extends JdbcDriver {
     }
 
     /**
-     * H2 2.x can fail a query with a "General error" (50000) wrapping a {@code ConcurrentModificationException} or a
-     * {@code NullPointerException} from its own schema objects when another session replaces a view the query reads at
-     * that moment (a persisted model's refresh swaps its view: PersistenceH2IT). The query itself is fine.
+     * H2 2.x reparses a view while {@code CREATE OR REPLACE VIEW} replaces it, and a statement that reads the view at
+     * that moment can fail ("Column not found", or a general error wrapping a {@code NullPointerException} or
+     * {@code ConcurrentModificationException} from H2's schema objects) although it is fine. A persisted model's
+     * refresh replaces its view ({@code CacheTables}); readers of the cache schema and the swap take turns on one lock
+     * per database. Fair, so that a waiting swap does not wait on readers that came after it.
      */
     @Override
-    public boolean isTransientFault(java.sql.SQLException failure) {
-        if (failure.getErrorCode() != org.h2.api.ErrorCode.GENERAL_ERROR_1) {
-            return false;
-        }
-        Throwable cause = failure.getCause();
-        String message = String.valueOf(failure.getMessage());
-        return cause instanceof java.util.ConcurrentModificationException || cause instanceof NullPointerException
-                || message.contains("java.util.ConcurrentModificationException") || message.contains("java.lang.NullPointerException");
+    public java.util.concurrent.locks.ReadWriteLock persistedTablesLock(long databaseId) {
+        return persistedTablesLocks.computeIfAbsent(databaseId, id -> new java.util.concurrent.locks.ReentrantReadWriteLock(true));
     }
 
     @Override
