@@ -37,6 +37,8 @@ final class CacheTables {
      * them; SQLite files stay read-only).
      */
     static final Set<String> ENGINES = Set.of("postgres", "h2", "mysql", "duckdb");
+    /** How long a swap or drop looks for a moment no query reads the persisted tables (see {@link #holding}). */
+    static final java.time.Duration SWAP_WAIT = java.time.Duration.ofMinutes(5);
 
     private final DatabaseService databases;
 
@@ -167,12 +169,30 @@ final class CacheTables {
         return lock == null ? null : lock.writeLock();
     }
 
+    /**
+     * Runs {@code ddl} holding {@code lock} (when not null), taken at a moment no query reads the persisted tables.
+     * The lock is tried, never waited for in its queue: a waiting writer would hold up every query that comes after
+     * it behind one long query. A swap that finds no such moment within {@link #SWAP_WAIT} fails (the refresh records
+     * the error and the old table keeps serving until the next one).
+     */
     private static void holding(java.util.concurrent.locks.Lock lock, Ddl ddl) throws SQLException {
         if (lock == null) {
             ddl.run();
             return;
         }
-        lock.lock();
+        long deadline = System.nanoTime() + SWAP_WAIT.toNanos();
+        while (!lock.tryLock()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new SQLException("The model's table was being read without a pause for " + SWAP_WAIT.toMinutes()
+                        + " minutes; the new version was not swapped in.");
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("Interrupted while waiting to swap in the model's table.", e);
+            }
+        }
         try {
             ddl.run();
         } finally {
@@ -223,7 +243,7 @@ final class CacheTables {
      * statement (a reader sees the old version or the new one). The version just replaced stays until the next
      * refresh; older ones are dropped. H2 does not isolate that DDL from statements reading the view at that moment
      * (they can fail with "Column not found"), so it runs under the database's persisted-tables lock, which queries
-     * reading the cache schema hold while they execute.
+     * reading the cache schema hold while they execute, taken when none does ({@link #holding}).
      */
     private static void swapH2(Connection c, SqlDialect d, String schema, String table) throws SQLException {
         List<Long> versions = versions(c, schema, table);

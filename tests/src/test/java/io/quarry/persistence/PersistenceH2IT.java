@@ -100,7 +100,8 @@ class PersistenceH2IT extends PersistenceContract {
     /**
      * The race the test above can only meet by chance, shown step by step: H2 does not isolate replacing a view from
      * statements reading it, so queries reading the cache schema and a refresh's swap take turns on the database's
-     * persisted-tables lock. A query that does not read a persisted table never waits for it.
+     * persisted-tables lock. A query that does not read a persisted table never waits for it, and a swap waiting for a
+     * long query holds up no other query.
      */
     @org.junit.jupiter.api.Test
     @org.junit.jupiter.api.Order(12)
@@ -116,7 +117,7 @@ class PersistenceH2IT extends PersistenceContract {
         long infoId = record(model).get("id").asLong();
         java.util.concurrent.locks.ReadWriteLock lock = server.quarry().databases
                 .driverOf(server.quarry().databases.find(databaseId)).persistedTablesLock(databaseId);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
         try {
             // a swap under way (the test holds its lock): a query on the model waits, one on the source table does not
             lock.writeLock().lock();
@@ -142,6 +143,12 @@ class PersistenceH2IT extends PersistenceContract {
                 refreshing = pool.submit(() -> server.quarry().persistence.refresh(infoId));
                 org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.TimeoutException.class,
                         () -> refreshing.get(500, java.util.concurrent.TimeUnit.MILLISECONDS), "the swap waits for the reader");
+                // another query on the model meanwhile does not queue behind the waiting swap: it reads the old version
+                JsonNode meanwhile = pool.submit(() -> nativeQuery("SELECT COUNT(*) FROM {{#%d}} t".formatted(model), cardTag(model)))
+                        .get(20, java.util.concurrent.TimeUnit.SECONDS);
+                org.junit.jupiter.api.Assertions.assertTrue(fromCache(meanwhile), meanwhile.toString());
+                org.junit.jupiter.api.Assertions.assertEquals(40, meanwhile.get("data").get("rows").get(0).get(0).asLong());
+                org.junit.jupiter.api.Assertions.assertFalse(refreshing.isDone(), "the swap still waits for the first reader");
             } finally {
                 lock.readLock().unlock();
             }

@@ -82,11 +82,11 @@ public final class H2Driver extends JdbcDriver {
      * that moment can fail ("Column not found", or a general error wrapping a {@code NullPointerException} or
      * {@code ConcurrentModificationException} from H2's schema objects) although it is fine. A persisted model's
      * refresh replaces its view ({@code CacheTables}); readers of the cache schema and the swap take turns on one lock
-     * per database. Fair, so that a waiting swap does not wait on readers that came after it.
+     * per database (the swap tries it until no query holds it, so queries never queue behind a swap).
      */
     @Override
     public java.util.concurrent.locks.ReadWriteLock persistedTablesLock(long databaseId) {
-        return persistedTablesLocks.computeIfAbsent(databaseId, id -> new java.util.concurrent.locks.ReentrantReadWriteLock(true));
+        return persistedTablesLocks.computeIfAbsent(databaseId, id -> new java.util.concurrent.locks.ReentrantReadWriteLock());
     }
 
     @Override
