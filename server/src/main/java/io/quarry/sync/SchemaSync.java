@@ -61,7 +61,6 @@ public final class SchemaSync {
     record Key(String schema, String table, String column) {
     }
 
-
     /** Reads the database's metadata; pure JDBC, nothing written. */
     public Metadata read(Database database) throws SQLException {
         return read(database, null);

@@ -143,6 +143,20 @@ abstract class PersistenceContract {
         return admin.get(200, "persist/card/" + cardId).json();
     }
 
+    /**
+     * Syncs the target database, turns persistence on (for the instance and the database) and persists a structured
+     * model over {@code table}; returns the model's card id once its table is built.
+     */
+    protected long persistedModel(String name, String table) throws Exception {
+        server.quarry().sync.syncInBackground(databaseId).get();
+        admin.post(204, "persist/enable", null);
+        admin.post(204, "database/" + databaseId + "/persist", null);
+        long model = model(name, mbql(Map.of("source-table", tableId(table))));
+        admin.post(204, "card/" + model + "/persist", null);
+        await(model, "persisted");
+        return model;
+    }
+
     /** Waits for the model's record to reach {@code state} (refreshes run in the background). */
     protected JsonNode await(long cardId, String state) throws InterruptedException {
         JsonNode last = null;
@@ -532,12 +546,7 @@ abstract class PersistenceContract {
     void aModelWhoseColumnsChangedRunsItsQueryEverywhere() throws Exception {
         execute("CREATE TABLE WIDGETS (ID INTEGER PRIMARY KEY, LABEL VARCHAR(20))");
         execute("INSERT INTO WIDGETS VALUES (1, 'a'), (2, 'b')");
-        server.quarry().sync.syncInBackground(databaseId).get();
-        admin.post(204, "persist/enable", null);
-        admin.post(204, "database/" + databaseId + "/persist", null);
-        long model = model("Widgets", mbql(Map.of("source-table", tableId("WIDGETS"))));
-        admin.post(204, "card/" + model + "/persist", null);
-        await(model, "persisted");
+        long model = persistedModel("Widgets", "WIDGETS");
         String star = "SELECT * FROM {{#%d}} w".formatted(model);
         assertTrue(fromCache(nativeQuery(star, cardTag(model))));
         assertTrue(fromCache(admin.post(202, "card/" + model + "/query", null).json()));
@@ -581,12 +590,7 @@ abstract class PersistenceContract {
         for (String sql : events) {
             execute(sql);
         }
-        server.quarry().sync.syncInBackground(databaseId).get();
-        long model = model("Events", mbql(Map.of("source-table", tableId(folded("events")))));
-        admin.post(204, "persist/enable", null);
-        admin.post(204, "database/" + databaseId + "/persist", null);
-        admin.post(204, "card/" + model + "/persist", null);
-        await(model, "persisted");
+        long model = persistedModel("Events", folded("events"));
         Map<String, Object> count = Map.of("aggregation", java.util.List.of(java.util.List.of("count")));
         java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean(true);
         java.util.List<String> wrong = java.util.Collections.synchronizedList(new java.util.ArrayList<>());

@@ -45,12 +45,7 @@ class PersistenceH2IT extends PersistenceContract {
     void manyQuickSwapsNeverLeaveReadersWithoutTheTable() throws Exception {
         execute("CREATE TABLE TICKS (ID BIGINT PRIMARY KEY)");
         execute("INSERT INTO TICKS SELECT X FROM SYSTEM_RANGE(1, 500)");
-        server.quarry().sync.syncInBackground(databaseId).get();
-        admin.post(204, "persist/enable", null);
-        admin.post(204, "database/" + databaseId + "/persist", null);
-        long model = model("Ticks", mbql(java.util.Map.of("source-table", tableId("TICKS"))));
-        admin.post(204, "card/" + model + "/persist", null);
-        await(model, "persisted");
+        long model = persistedModel("Ticks", "TICKS");
         String sql = "SELECT COUNT(*) FROM {{#%d}} t".formatted(model);
         java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean(true);
         java.util.List<String> wrong = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
@@ -108,12 +103,7 @@ class PersistenceH2IT extends PersistenceContract {
     void readersOfPersistedTablesAndTheSwapTakeTurns() throws Exception {
         execute("CREATE TABLE TOCKS (ID BIGINT PRIMARY KEY)");
         execute("INSERT INTO TOCKS SELECT X FROM SYSTEM_RANGE(1, 40)");
-        server.quarry().sync.syncInBackground(databaseId).get();
-        admin.post(204, "persist/enable", null);
-        admin.post(204, "database/" + databaseId + "/persist", null);
-        long model = model("Tocks", mbql(Map.of("source-table", tableId("TOCKS"))));
-        admin.post(204, "card/" + model + "/persist", null);
-        await(model, "persisted");
+        long model = persistedModel("Tocks", "TOCKS");
         long infoId = record(model).get("id").asLong();
         java.util.concurrent.locks.ReadWriteLock lock = server.quarry().databases
                 .driverOf(server.quarry().databases.find(databaseId)).persistedTablesLock(databaseId);
@@ -148,6 +138,15 @@ class PersistenceH2IT extends PersistenceContract {
                         .get(20, java.util.concurrent.TimeUnit.SECONDS);
                 org.junit.jupiter.api.Assertions.assertTrue(fromCache(meanwhile), meanwhile.toString());
                 org.junit.jupiter.api.Assertions.assertEquals(40, meanwhile.get("data").get("rows").get(0).get(0).asLong());
+                // so does the model's own run as plain clients send it: no body and no content type (curl -X POST),
+                // and an empty form-typed body (curl -d '')
+                for (java.util.concurrent.Callable<io.quarry.testing.Api.Res> run : java.util.List.<java.util.concurrent.Callable<io.quarry.testing.Api.Res>>of(
+                        () -> admin.post(202, "card/" + model + "/query", null),
+                        () -> admin.postForm(202, "card/" + model + "/query", Map.of()))) {
+                    JsonNode own = pool.submit(run).get(20, java.util.concurrent.TimeUnit.SECONDS).json();
+                    org.junit.jupiter.api.Assertions.assertTrue(fromCache(own), own.toString());
+                    org.junit.jupiter.api.Assertions.assertEquals(40, own.get("row_count").asLong(), own.toString());
+                }
                 org.junit.jupiter.api.Assertions.assertFalse(refreshing.isDone(), "the swap still waits for the first reader");
             } finally {
                 lock.readLock().unlock();
