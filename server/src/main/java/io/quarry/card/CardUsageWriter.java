@@ -41,9 +41,12 @@ public final class CardUsageWriter implements AutoCloseable {
         db.writesNothingCached(CardMapper.class, "addCardViews");
     }
 
-    /** Counts a view of the card, now. */
+    /**
+     * Counts a view of the card, now: to the microsecond, the precision both application databases store, so that
+     * the card shows the same {@code last_used_at} before the flush (from {@link #pending}) and after it.
+     */
     public void record(long cardId) {
-        pending.merge(cardId, new Pending(1, Clocks.now(clock)), Pending::plus);
+        pending.merge(cardId, new Pending(1, Clocks.now(clock).truncatedTo(java.time.temporal.ChronoUnit.MICROS)), Pending::plus);
     }
 
     /** The card's views not written yet; null when there are none. */

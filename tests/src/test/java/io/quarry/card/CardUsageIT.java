@@ -89,8 +89,12 @@ class CardUsageIT {
             int n = THREADS * PER_THREAD + 1;
 
             // this instance shows its own views before they are written
-            assertEquals(before + n, admin.get(200, "card/" + card, "ignore_view", "true").json().get("view_count").asLong());
+            com.fasterxml.jackson.databind.JsonNode unwritten = admin.get(200, "card/" + card, "ignore_view", "true").json();
+            assertEquals(before + n, unwritten.get("view_count").asLong());
             server.quarry().cards.flushUsage();
+            // and the same last use as once written (the database keeps microseconds; the clock has nanoseconds)
+            assertEquals(unwritten.get("last_used_at").asText(),
+                    admin.get(200, "card/" + card, "ignore_view", "true").json().get("last_used_at").asText());
             assertEquals(before + n, storedViews(server, card), "every query counted, none twice");
             OffsetDateTime lastUse = storedLastUse(server, card);
             assertFalse(lastUse.isBefore(beforeLast), lastUse + " is the latest query's time, not before " + beforeLast);
