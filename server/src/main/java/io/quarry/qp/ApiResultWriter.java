@@ -10,7 +10,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,6 @@ import java.util.Map;
  */
 public final class ApiResultWriter implements ResultWriter {
     private static final long JS_SAFE = 9_007_199_254_740_991L;
-    private static final DateTimeFormatter ISO = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
 
     /** What the response says about the query besides its rows. */
     public record Envelope(long databaseId, String context, OffsetDateTime startedAt, Object jsonQuery, String nativeSql,
@@ -165,13 +163,13 @@ public final class ApiResultWriter implements ResultWriter {
      */
     public static Object render(Object value, boolean jsIntToString) {
         if (value instanceof LocalDateTime t) {
-            return ISO.format(t.atOffset(ZoneOffset.UTC));
+            return IsoTimes.format(t.atOffset(ZoneOffset.UTC));
         }
         if (value instanceof LocalDate d) {
-            return ISO.format(d.atStartOfDay().atOffset(ZoneOffset.UTC));
+            return IsoTimes.format(d.atStartOfDay().atOffset(ZoneOffset.UTC));
         }
         if (value instanceof OffsetDateTime t) {
-            return ISO.format(t.withOffsetSameInstant(ZoneOffset.UTC));
+            return IsoTimes.format(t.withOffsetSameInstant(ZoneOffset.UTC));
         }
         if (value instanceof java.time.LocalTime || value instanceof java.time.OffsetTime) {
             return value.toString();
@@ -221,7 +219,7 @@ public final class ApiResultWriter implements ResultWriter {
         }
         json.writeEndObject();
         json.writeNumberField("database_id", envelope.databaseId());
-        json.writeStringField("started_at", ISO.format(envelope.startedAt().truncatedTo(ChronoUnit.MILLIS)));
+        json.writeStringField("started_at", IsoTimes.format(envelope.startedAt().truncatedTo(ChronoUnit.MILLIS)));
         json.writeFieldName("json_query");
         writeAny(envelope.jsonQuery());
         json.writeNullField("average_execution_time");

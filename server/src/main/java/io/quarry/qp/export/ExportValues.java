@@ -1,6 +1,7 @@
 package io.quarry.qp.export;
 
 import io.quarry.qp.Column;
+import io.quarry.qp.IsoTimes;
 import io.quarry.core.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -34,7 +35,6 @@ public final class ExportValues {
     private static final DateTimeFormatter ISO_DATE = DateTimeFormatter.ISO_LOCAL_DATE;
     private static final DateTimeFormatter ISO_DATE_TIME = DateTimeFormatter.ISO_LOCAL_DATE_TIME;
     private static final DateTimeFormatter ISO_TIME = DateTimeFormatter.ISO_LOCAL_TIME;
-    private static final DateTimeFormatter ISO_OFFSET_DATE_TIME = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
     private static final DateTimeFormatter ISO_OFFSET_TIME = DateTimeFormatter.ISO_OFFSET_TIME;
     private static final DateTimeFormatter HUMAN_DATE = DateTimeFormatter.ofPattern("MMMM d, yyyy", Locale.US);
     private static final DateTimeFormatter HUMAN_DATE_TIME = DateTimeFormatter.ofPattern("MMMM d, yyyy, h:mm a", Locale.US);
@@ -75,7 +75,7 @@ public final class ExportValues {
             return isoDate(d);
         }
         if (value instanceof OffsetDateTime t) {
-            return ISO_OFFSET_DATE_TIME.format(t.withOffsetSameInstant(ZoneOffset.UTC));
+            return IsoTimes.format(t.withOffsetSameInstant(ZoneOffset.UTC));
         }
         if (value instanceof LocalTime t) {
             return ISO_TIME.format(t);
