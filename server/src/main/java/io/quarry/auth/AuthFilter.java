@@ -35,6 +35,7 @@ public final class AuthFilter implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
+        CallerFactory.forgetOnThisThread();
         if (isHealthCheck(request)) {
             // Public, and must answer within a second or two when the application database does not: resolving a
             // session would wait on that database first. (Resolving only when asked does not work here: Jersey builds

@@ -1,6 +1,7 @@
 package io.quarry.boot;
 
 import io.quarry.web.body.UnreadBodies;
+import io.quarry.web.security.CallerFactory;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -35,7 +36,11 @@ public final class ApiServlet extends ServletContainer {
             startJersey((HttpServletRequest) req);
         }
         req.setAttribute(UnreadBodies.SERVLET_REQUEST, req);
-        super.service(req, res);
+        try {
+            super.service(req, res);
+        } finally {
+            CallerFactory.forgetOnThisThread();
+        }
     }
 
     private synchronized void startJersey(HttpServletRequest first) throws ServletException {

@@ -16,6 +16,7 @@ import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
+import io.quarry.web.security.CallerFactory;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
@@ -64,7 +65,7 @@ public final class CardResource {
     }
 
     private Caller caller() {
-        return callers.get();
+        return CallerFactory.current(callers);
     }
 
     @POST

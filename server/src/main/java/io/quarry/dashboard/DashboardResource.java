@@ -14,6 +14,7 @@ import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
+import io.quarry.web.security.CallerFactory;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
@@ -53,7 +54,7 @@ public final class DashboardResource {
     }
 
     private Caller caller() {
-        return callers.get();
+        return CallerFactory.current(callers);
     }
 
     @POST

@@ -6,6 +6,7 @@ import io.quarry.qp.run.QueryRunner;
 import io.quarry.qp.web.QueryResponder;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
+import io.quarry.web.security.CallerFactory;
 import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
@@ -36,7 +37,7 @@ public final class DatasetResource {
     }
 
     private Caller caller() {
-        return callers.get();
+        return CallerFactory.current(callers);
     }
 
     /**
