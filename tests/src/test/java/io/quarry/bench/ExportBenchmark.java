@@ -4,6 +4,7 @@ import com.sun.management.GarbageCollectionNotificationInfo;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.PostgresTargets;
+import io.quarry.testing.RawHttp;
 import io.quarry.testing.TestServer;
 import io.quarry.core.Json;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import io.quarry.core.Json;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.PostgresTargets;
+import io.quarry.testing.RawHttp;
 import io.quarry.testing.TestServer;
 import java.lang.management.ManagementFactory;
 import java.net.URI;

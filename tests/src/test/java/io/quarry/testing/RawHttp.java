@@ -1,4 +1,4 @@
-package io.quarry.bench;
+package io.quarry.testing;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,24 +11,26 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /** A minimal blocking HTTP/1.1 client on one keep-alive connection, as curl or a script would talk to Quarry. */
-final class RawHttp implements AutoCloseable {
+public final class RawHttp implements AutoCloseable {
     private final Socket socket;
     private final OutputStream out;
     private final InputStream in;
     private final String host;
 
-    RawHttp(URI base) throws IOException {
+    public RawHttp(URI base) throws IOException {
         socket = new Socket(base.getHost(), base.getPort());
         socket.setTcpNoDelay(true);
+        // a server that stops answering fails the caller instead of hanging it (a test, a benchmark)
+        socket.setSoTimeout(60_000);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
         host = base.getHost() + ":" + base.getPort();
     }
 
-    record Answer(int status, byte[] body) {
+    public record Answer(int status, byte[] body) {
     }
 
-    Answer send(String method, String path, String headers, byte[] body) throws IOException {
+    public Answer send(String method, String path, String headers, byte[] body) throws IOException {
         StringBuilder head = new StringBuilder().append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(host)
                 .append("\r\n").append(headers);
         if (body != null) {
