@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The revision of what Quarry caches from the application database, shared by every instance on it: a counter in
@@ -18,9 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CacheRevision {
     private final long intervalNanos;
-    private final AtomicLong known = new AtomicLong(-1);
-    private volatile long checkedAt;
-    private volatile boolean stale = true;
+    /** How many committed changes of this instance {@link #changed()} has been told of. */
+    private final AtomicLong changes = new AtomicLong();
+    /** The latest reading of the counter: one object, so that no thread can see part of a newer reading. */
+    private final AtomicReference<Reading> reading = new AtomicReference<>(new Reading(-1, 0, -1));
     private volatile Db db;
     private final Set<String> uncached = ConcurrentHashMap.newKeySet();
 
@@ -48,22 +50,37 @@ public final class CacheRevision {
         return uncached.contains(statementId);
     }
 
-    /** The revision caches must have been filled at for their entries to count. */
+    /**
+     * A reading of the counter: its value (the highest read so far), when the read that gave it began, and how many of
+     * this instance's changes had committed by then, all of which it includes.
+     */
+    private record Reading(long revision, long atNanos, long changes) {
+        Reading merge(Reading other) {
+            return new Reading(Math.max(revision, other.revision), other.atNanos - atNanos > 0 ? other.atNanos : atNanos,
+                    Math.max(changes, other.changes));
+        }
+    }
+
+    /**
+     * The revision caches must have been filled at for their entries to count. The last reading serves for the check
+     * interval unless this instance changed something since the read behind it began; then the counter is read again
+     * by every thread that asks until a reading that includes the change is in, never answered with the older value
+     * while another thread's read is under way.
+     */
     public long current() {
         long now = System.nanoTime();
-        if (!stale && now - checkedAt < intervalNanos) {
-            return known.get();
+        long changed = changes.get();
+        Reading last = reading.get();
+        if (last.changes() == changed && now - last.atNanos() < intervalNanos) {
+            return last.revision();
         }
         Db reader = db;
         if (reader == null) {
             throw new IllegalStateException("The cache revision has no database to read from yet");
         }
-        // cleared before the read: a commit during the read sets it again and the next call reads once more
-        stale = false;
         long read = reader.with(CacheRevisionMapper.class, CacheRevisionMapper::findRevision);
-        checkedAt = now;
         // the stored counter only grows: a slow reader must not put back an older value a faster one replaced
-        return known.accumulateAndGet(read, Math::max);
+        return reading.accumulateAndGet(new Reading(read, now, changed), Reading::merge).revision();
     }
 
     /**
@@ -72,6 +89,6 @@ public final class CacheRevision {
      * bump the counter itself and call this.
      */
     public void changed() {
-        stale = true;
+        changes.incrementAndGet();
     }
 }
