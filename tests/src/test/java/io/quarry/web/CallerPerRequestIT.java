@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each request is answered as its own caller, even when one keep-alive connection (served by the same container
- * thread, request after request) carries an administrator's, another user's and anonymous requests in turn: the card,
- * dataset and dashboard endpoints take the caller that authentication left on the serving thread.
+ * Each request is answered as its own caller, even when one keep-alive connection (whose requests Jetty usually
+ * serves one after another on one container thread) carries an administrator's, another user's and anonymous requests
+ * in turn: the card, dataset and dashboard endpoints take the caller that authentication left on the serving thread.
  */
 class CallerPerRequestIT {
     private static TestServer server;
