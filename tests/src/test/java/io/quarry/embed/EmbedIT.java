@@ -11,6 +11,7 @@ import com.auth0.jwt.algorithms.Algorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.core.Json;
 import io.quarry.publicsharing.SharingFixture;
+import io.quarry.testing.AppDbSql;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -284,6 +285,10 @@ class EmbedIT {
                 f.anonymous.get(400, "embed/card/" + sign(Map.of("resource", Map.of("question", "short")), SECRET)).body());
         assertEquals("Dashboard id should be a positive integer.", f.anonymous.get(400, "embed/dashboard/"
                 + sign(Map.of("resource", Map.of("dashboard", cardEntity + "x")), SECRET)).body());
+
+        // a lookup by entity_id is one index seek, not a pass over every card or dashboard
+        assertEquals(List.of("entity_id"), AppDbSql.indexes(f.server, "report_card").get("idx_card_entity_id"));
+        assertEquals(List.of("entity_id"), AppDbSql.indexes(f.server, "report_dashboard").get("idx_dashboard_entity_id"));
     }
 
     @Test

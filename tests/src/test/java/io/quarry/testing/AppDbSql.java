@@ -6,7 +6,12 @@ import java.sql.Driver;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * Plain JDBC on a test server's application database, to check what the API wrote (or did not write). The H2 file is
@@ -94,5 +99,28 @@ public final class AppDbSql {
 
     public static long count(TestServer server, String sql, Object... params) {
         return ((Number) value(server, sql, params)).longValue();
+    }
+
+    /**
+     * The columns of each index on {@code table} (index names and columns lower-cased, columns in order): the
+     * application database's own metadata, as H2 (upper-case names) and PostgreSQL (lower-case) report it.
+     */
+    public static Map<String, List<String>> indexes(TestServer server, String table) {
+        Map<String, List<String>> indexes = new TreeMap<>();
+        try (Connection connection = open(server)) {
+            for (String name : new String[]{table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT)}) {
+                try (ResultSet rs = connection.getMetaData().getIndexInfo(null, null, name, false, false)) {
+                    while (rs.next()) {
+                        if (rs.getString("INDEX_NAME") != null && rs.getString("COLUMN_NAME") != null) {
+                            indexes.computeIfAbsent(rs.getString("INDEX_NAME").toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                                    .add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                        }
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return indexes;
     }
 }
