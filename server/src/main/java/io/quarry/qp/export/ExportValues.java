@@ -100,7 +100,7 @@ public final class ExportValues {
             return ISO_DATE.format(date);
         }
         char[] text = new char[10];
-        putDate(text, year, date.getMonthValue(), date.getDayOfMonth());
+        IsoTimes.putDate(text, year, date.getMonthValue(), date.getDayOfMonth());
         return new String(text);
     }
 
@@ -113,28 +113,10 @@ public final class ExportValues {
             return isoDate(t.toLocalDate());
         }
         char[] text = new char[19];
-        putDate(text, year, t.getMonthValue(), t.getDayOfMonth());
+        IsoTimes.putDate(text, year, t.getMonthValue(), t.getDayOfMonth());
         text[10] = 'T';
-        putTwo(text, 11, t.getHour());
-        text[13] = ':';
-        putTwo(text, 14, t.getMinute());
-        text[16] = ':';
-        putTwo(text, 17, t.getSecond());
+        IsoTimes.putTime(text, 11, t.getHour(), t.getMinute(), t.getSecond());
         return new String(text);
-    }
-
-    private static void putDate(char[] text, int year, int month, int day) {
-        putTwo(text, 0, year / 100);
-        putTwo(text, 2, year % 100);
-        text[4] = '-';
-        putTwo(text, 5, month);
-        text[7] = '-';
-        putTwo(text, 8, day);
-    }
-
-    private static void putTwo(char[] text, int at, int value) {
-        text[at] = (char) ('0' + value / 10);
-        text[at + 1] = (char) ('0' + value % 10);
     }
 
     private static String formatted(Object value, DecimalFormat whole, DecimalFormat fraction) {
