@@ -20,25 +20,39 @@ class CacheRevisionTest {
 
     private final AtomicLong stored = new AtomicLong(1);
     private final AtomicInteger reads = new AtomicInteger();
+    /** The thread whose read of the counter is held mid-way (after reading the value, before returning it). */
+    private volatile Thread held;
+    private final CountDownLatch heldStarted = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
 
-    private Db database(CountDownLatch blockedReadStarted, CountDownLatch releaseBlockedRead, Thread[] blockedThread) {
+    private CacheRevision revision(long intervalMillis) {
         Db db = mock(Db.class);
         when(db.with(eq(CacheRevisionMapper.class), any())).thenAnswer(call -> {
             reads.incrementAndGet();
             long value = stored.get();
-            if (blockedThread != null && Thread.currentThread() == blockedThread[0]) {
-                blockedReadStarted.countDown();
-                assertTrue(releaseBlockedRead.await(10, TimeUnit.SECONDS));
+            if (Thread.currentThread() == held) {
+                heldStarted.countDown();
+                assertTrue(release.await(10, TimeUnit.SECONDS));
             }
             return value;
         });
-        return db;
+        CacheRevision revision = new CacheRevision(intervalMillis);
+        revision.readFrom(db);
+        return revision;
+    }
+
+    /** Asks for the revision on another thread, whose read is held once it has read the stored value. */
+    private CompletableFuture<Long> heldRead(CacheRevision revision) throws InterruptedException {
+        CompletableFuture<Long> result = new CompletableFuture<>();
+        held = new Thread(() -> result.complete(revision.current()));
+        held.start();
+        assertTrue(heldStarted.await(10, TimeUnit.SECONDS));
+        return result;
     }
 
     @Test
     void aReadingServesForTheIntervalUntilThisInstanceChangesSomething() {
-        CacheRevision revision = new CacheRevision(LONG_INTERVAL);
-        revision.readFrom(database(null, null, null));
+        CacheRevision revision = revision(LONG_INTERVAL);
         assertEquals(1, revision.current());
         stored.set(2); // another instance's change: seen only after the interval
         assertEquals(1, revision.current());
@@ -51,8 +65,7 @@ class CacheRevisionTest {
 
     @Test
     void noIntervalReadsEveryTime() {
-        CacheRevision revision = new CacheRevision(0);
-        revision.readFrom(database(null, null, null));
+        CacheRevision revision = revision(0);
         revision.current();
         revision.current();
         assertEquals(2, reads.get());
@@ -65,19 +78,11 @@ class CacheRevisionTest {
      */
     @Test
     void aReadUnderWayElsewhereDoesNotAnswerWithTheRevisionBeforeTheChange() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread[] slow = new Thread[1];
-        CacheRevision revision = new CacheRevision(LONG_INTERVAL);
-        revision.readFrom(database(started, release, slow));
+        CacheRevision revision = revision(LONG_INTERVAL);
         assertEquals(1, revision.current());
-
         stored.set(2);
         revision.changed();
-        CompletableFuture<Long> slowRead = new CompletableFuture<>();
-        slow[0] = new Thread(() -> slowRead.complete(revision.current()));
-        slow[0].start();
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Long> slowRead = heldRead(revision);
 
         assertEquals(2, revision.current(), "the revision after this instance's change, while another read is under way");
         release.countDown();
@@ -87,15 +92,8 @@ class CacheRevisionTest {
 
     @Test
     void aSlowOlderReadingNeverPutsBackAnOlderRevision() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread[] slow = new Thread[1];
-        CacheRevision revision = new CacheRevision(0);
-        revision.readFrom(database(started, release, slow));
-        CompletableFuture<Long> slowRead = new CompletableFuture<>();
-        slow[0] = new Thread(() -> slowRead.complete(revision.current()));
-        slow[0].start();
-        assertTrue(started.await(10, TimeUnit.SECONDS)); // it read 1 and is held
+        CacheRevision revision = revision(0);
+        CompletableFuture<Long> slowRead = heldRead(revision); // it read 1 and is held
         stored.set(5);
         assertEquals(5, revision.current());
         release.countDown();
