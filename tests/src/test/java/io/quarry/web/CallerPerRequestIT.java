@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * in turn: the card, dataset and dashboard endpoints take the caller that authentication left on the serving thread.
  */
 class CallerPerRequestIT {
+    private static final String FORM = "application/x-www-form-urlencoded";
     private static TestServer server;
     private static String admin;
     private static String other;
@@ -66,6 +67,13 @@ class CallerPerRequestIT {
                 assertTrue(text(mine).contains("[[42]]"), text(mine));
                 assertEquals(403, send(connection, "POST", "card/" + card + "/query", other, "{}").status(), "round " + round);
                 assertEquals(401, send(connection, "POST", "card/" + card + "/query", null, "{}").status(), "round " + round);
+                // as plain clients post: no body and no content type (curl -X POST), an empty form (curl -d '')
+                RawHttp.Answer bare = send(connection, "POST", "card/" + card + "/query", admin, null, null);
+                assertEquals(202, bare.status(), text(bare));
+                assertTrue(text(bare).contains("[[42]]"), text(bare));
+                assertEquals(403, send(connection, "POST", "card/" + card + "/query", other, FORM, new byte[0]).status(), "round " + round);
+                assertEquals(401, send(connection, "POST", "card/" + card + "/query", null, FORM, new byte[0]).status(), "round " + round);
+                assertEquals(202, send(connection, "POST", "card/" + card + "/query", admin, FORM, new byte[0]).status(), "round " + round);
 
                 RawHttp.Answer seven = send(connection, "POST", "dataset", other, query);
                 assertEquals(202, seven.status(), text(seven));
@@ -78,10 +86,17 @@ class CallerPerRequestIT {
         }
     }
 
-    private static RawHttp.Answer send(RawHttp connection, String method, String path, String session, String body)
+    private static RawHttp.Answer send(RawHttp connection, String method, String path, String session, String json)
+            throws IOException {
+        return send(connection, method, path, session, json == null ? null : "application/json",
+                json == null ? null : json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code body} null: no body and no {@code Content-Length}; {@code type} null: no {@code Content-Type}. */
+    private static RawHttp.Answer send(RawHttp connection, String method, String path, String session, String type, byte[] body)
             throws IOException {
         return connection.send(method, "/api/" + path, (session == null ? "" : "X-Metabase-Session: " + session + "\r\n")
-                + (body == null ? "" : "Content-Type: application/json\r\n"), body == null ? null : body.getBytes(StandardCharsets.UTF_8));
+                + (type == null ? "" : "Content-Type: " + type + "\r\n"), body);
     }
 
     private static String text(RawHttp.Answer answer) {
