@@ -4,6 +4,7 @@ import io.quarry.appdb.Db;
 import io.quarry.core.Clocks;
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,7 @@ public final class CardUsageWriter implements AutoCloseable {
      * the card shows the same {@code last_used_at} before the flush (from {@link #pending}) and after it.
      */
     public void record(long cardId) {
-        pending.merge(cardId, new Pending(1, Clocks.now(clock).truncatedTo(java.time.temporal.ChronoUnit.MICROS)), Pending::plus);
+        pending.merge(cardId, new Pending(1, Clocks.now(clock).truncatedTo(ChronoUnit.MICROS)), Pending::plus);
     }
 
     /** The card's views not written yet; null when there are none. */

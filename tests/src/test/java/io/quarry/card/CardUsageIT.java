@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.testing.Api;
 import io.quarry.testing.AppDbSql;
 import io.quarry.testing.Fixtures;
@@ -89,7 +90,7 @@ class CardUsageIT {
             int n = THREADS * PER_THREAD + 1;
 
             // this instance shows its own views before they are written
-            com.fasterxml.jackson.databind.JsonNode unwritten = admin.get(200, "card/" + card, "ignore_view", "true").json();
+            JsonNode unwritten = admin.get(200, "card/" + card, "ignore_view", "true").json();
             assertEquals(before + n, unwritten.get("view_count").asLong());
             server.quarry().cards.flushUsage();
             // and the same last use as once written (the database keeps microseconds; the clock has nanoseconds)
