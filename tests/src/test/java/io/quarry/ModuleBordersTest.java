@@ -52,7 +52,7 @@ class ModuleBordersTest {
             Map.entry("collection", Set.of("appdb", "core", "web")),
             Map.entry("bookmark", Set.of("appdb", "collection", "core", "web")),
             Map.entry("warehouse", Set.of("appdb", "core", "driver", "permission", "sample", "web")),
-            Map.entry("sync", Set.of("appdb", "core", "driver", "permission", "schedule", "warehouse", "web")),
+            Map.entry("sync", Set.of("appdb", "core", "driver", "permission", "qp", "schedule", "warehouse", "web")),
             Map.entry("user", Set.of("appdb", "auth", "collection", "core", "mail", "setting", "web")),
             Map.entry("auth", Set.of("appdb", "core", "mail", "setting", "user", "web")),
             Map.entry("notification", Set.of("appdb", "auth", "card", "collection", "core", "dashboard", "mail", "outbound", "qp",
@@ -78,7 +78,7 @@ class ModuleBordersTest {
             Map.entry("render", Set.of("card", "core", "qp", "setting", "web")),
             Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
                     "web")),
-            Map.entry("assistant", Set.of("appdb", "card", "core", "permission", "qp", "setting", "warehouse", "web")),
+            Map.entry("assistant", Set.of("appdb", "card", "core", "driver", "permission", "qp", "setting", "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

@@ -6,6 +6,7 @@ import io.quarry.outbound.OutboundHttp;
 import io.quarry.permission.DataPermissions;
 import io.quarry.setting.Settings;
 import io.quarry.user.UserService;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DetailsCodec;
 import io.quarry.warehouse.MetadataService;
@@ -18,10 +19,10 @@ import java.time.Clock;
 public record ActionModule(ActionService actions, PublicActionThrottle publicActionThrottle) {
     /** {@code encryptionSecretKey}: HTTP templates hold credentials, stored encrypted like database details. */
     public static ActionModule create(Clock clock, Db db, Settings settings, String encryptionSecretKey, CardService cards,
-            DatabaseService databases, MetadataService metadata, DataPermissions dataPermissions, UserService users,
-            OutboundHttp outboundHttp) {
+            DatabaseService databases, Warehouses warehouses, MetadataService metadata, DataPermissions dataPermissions,
+            UserService users, OutboundHttp outboundHttp) {
         ActionService actions = new ActionService(db, cards, databases, dataPermissions, users, settings,
-                new ActionRunner(databases, metadata, clock), outboundHttp, DetailsCodec.forKey(encryptionSecretKey), clock);
+                new ActionRunner(databases, warehouses, metadata, clock), outboundHttp, DetailsCodec.forKey(encryptionSecretKey), clock);
         return new ActionModule(actions, new PublicActionThrottle(clock));
     }
 }

@@ -3,6 +3,9 @@ package io.quarry.action;
 import io.quarry.card.Card;
 import io.quarry.core.Json;
 import io.quarry.driver.SqlDialect;
+import io.quarry.driver.StatementKind;
+import io.quarry.qp.WarehouseSession;
+import io.quarry.qp.Warehouses;
 import io.quarry.qp.nativeq.Substitution;
 import io.quarry.qp.nativeq.TagResolver;
 import io.quarry.qp.nativeq.TemplateException;
@@ -15,10 +18,6 @@ import io.quarry.warehouse.Table;
 import io.quarry.web.error.ApiException;
 import java.math.BigDecimal;
 import java.sql.Clob;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.DayOfWeek;
@@ -37,18 +36,21 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Runs actions on the model's database: each run is one transaction on a pooled connection, every value a bind
- * parameter; only identifiers from Quarry's metadata (the model's table and its columns), quoted by the engine's
- * dialect, are written into SQL. Row implicit actions act on exactly one row, found by the table's single primary key;
+ * Runs actions on the model's database: each run is one transaction on a write session of the query runner
+ * ({@link Warehouses#write}: the engine's write policy checks every statement, the query timeout bounds it), every
+ * value a bind parameter; only identifiers from Quarry's metadata (the model's table and its columns), quoted by the
+ * engine's dialect, are written into SQL. Row implicit actions act on exactly one row, found by the table's single primary key;
  * bulk ones on a list of such rows in one transaction; anything else rolls back. A database error is a 400 with the database's message.
  */
 public final class ActionRunner {
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final MetadataService metadata;
     private final Clock clock;
 
-    public ActionRunner(DatabaseService databases, MetadataService metadata, Clock clock) {
+    public ActionRunner(DatabaseService databases, Warehouses warehouses, MetadataService metadata, Clock clock) {
         this.databases = databases;
+        this.warehouses = warehouses;
         this.metadata = metadata;
         this.clock = clock;
     }
@@ -107,10 +109,10 @@ public final class ActionRunner {
     Map<String, Object> implicit(Card model, String kind, Map<String, Object> parameters) {
         Target target = target(model);
         Prepared prepared = prepare(target, kind, parameters, "");
-        return inTransaction(target.database(), connection -> switch (kind) {
-            case "row/create" -> Map.of("created-row", insert(connection, target, prepared));
-            case "row/update" -> Map.of("rows-updated", List.of(change(connection, target.dialect(), prepared, "update", "")));
-            case "row/delete" -> Map.of("rows-deleted", List.of(change(connection, target.dialect(), prepared, "delete", "")));
+        return inTransaction(target.database(), StatementKind.WRITE_ROWS, session -> switch (kind) {
+            case "row/create" -> Map.of("created-row", insert(session, target, prepared));
+            case "row/update" -> Map.of("rows-updated", List.of(change(session, prepared, "update", "")));
+            case "row/delete" -> Map.of("rows-deleted", List.of(change(session, prepared, "delete", "")));
             default -> throw ApiException.badRequest("Unknown implicit action kind " + kind);
         });
     }
@@ -136,25 +138,25 @@ public final class ActionRunner {
             Map<String, Object> parameters = (Map<String, Object>) row;
             prepared.add(prepare(target, rowKind, parameters, "Row " + i + ": "));
         }
-        return inTransaction(target.database(), connection -> {
+        return inTransaction(target.database(), StatementKind.WRITE_ROWS, session -> {
             switch (kind) {
                 case "bulk/create" -> {
                     List<Map<String, Object>> created = new ArrayList<>();
                     for (Prepared p : prepared) {
-                        created.add(insert(connection, target, p));
+                        created.add(insert(session, target, p));
                     }
                     return Map.of("created-rows", created);
                 }
                 case "bulk/update" -> {
                     int count = 0;
                     for (int i = 0; i < prepared.size(); i++) {
-                        count += change(connection, target.dialect(), prepared.get(i), "update", "Row " + i + ": ");
+                        count += change(session, prepared.get(i), "update", "Row " + i + ": ");
                     }
                     return Map.of("rows-updated", count);
                 }
                 case "bulk/delete" -> {
                     for (int i = 0; i < prepared.size(); i++) {
-                        change(connection, target.dialect(), prepared.get(i), "delete", "Row " + i + ": ");
+                        change(session, prepared.get(i), "delete", "Row " + i + ": ");
                     }
                     return Map.of("success", true);
                 }
@@ -225,42 +227,15 @@ public final class ActionRunner {
     }
 
     /** Runs an INSERT and reads the created row back by its key (given or generated). */
-    private Map<String, Object> insert(Connection connection, Target target, Prepared prepared) throws SQLException {
-        Object key = prepared.key();
-        if (target.dialect().insertReturning()) {
-            // DuckDB and SQLite: the key comes back from the INSERT itself (their drivers' generated keys do not say it)
-            String sql = prepared.sql() + " RETURNING " + target.dialect().quote(target.pk().name);
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                bind(statement, target.dialect(), prepared.values());
-                try (ResultSet keys = statement.executeQuery()) {
-                    if (keys.next() && key == null) {
-                        key = keys.getObject(1);
-                    }
-                }
-            }
-            return key == null ? Map.of() : selectRow(connection, target, key);
-        }
-        try (PreparedStatement statement = connection.prepareStatement(prepared.sql(), new String[] {target.pk().name})) {
-            bind(statement, target.dialect(), prepared.values());
-            statement.executeUpdate();
-            if (key == null) {
-                try (ResultSet keys = statement.getGeneratedKeys()) {
-                    if (keys.next()) {
-                        key = keys.getObject(1);
-                    }
-                }
-            }
-        }
-        return key == null ? Map.of() : selectRow(connection, target, key);
+    private Map<String, Object> insert(WarehouseSession session, Target target, Prepared prepared) throws SQLException {
+        Object generated = session.insert(prepared.sql(), prepared.values(), target.pk().name);
+        Object key = prepared.key() != null ? prepared.key() : generated;
+        return key == null ? Map.of() : selectRow(session, target, key);
     }
 
     /** Runs an UPDATE or DELETE of one row by key; a 400 (rolling the transaction back) unless exactly one row changed. */
-    private int change(Connection connection, SqlDialect dialect, Prepared prepared, String verb, String rowLabel) throws SQLException {
-        int count;
-        try (PreparedStatement statement = connection.prepareStatement(prepared.sql())) {
-            bind(statement, dialect, prepared.values());
-            count = statement.executeUpdate();
-        }
+    private int change(WarehouseSession session, Prepared prepared, String verb, String rowLabel) throws SQLException {
+        int count = session.update(prepared.sql(), prepared.values(), false);
         exactlyOne(count, verb, rowLabel);
         return count;
     }
@@ -269,8 +244,8 @@ public final class ActionRunner {
     Map<String, Object> prefill(Card model, Map<String, Object> parameters) {
         Target target = target(model);
         Object key = requirePk(target, parameters);
-        return inTransaction(target.database(), connection -> {
-            Map<String, Object> row = selectRow(connection, target, key);
+        return reading(target.database(), session -> {
+            Map<String, Object> row = selectRow(session, target, key);
             if (row.isEmpty()) {
                 throw ApiException.notFound();
             }
@@ -302,21 +277,15 @@ public final class ActionRunner {
         return typed(target.pk(), target.pkSlug(), value);
     }
 
-    private Map<String, Object> selectRow(Connection connection, Target target, Object key) throws SQLException {
+    private Map<String, Object> selectRow(WarehouseSession session, Target target, Object key) throws SQLException {
         String sql = "SELECT * FROM " + target.table() + " WHERE " + target.dialect().quote(target.pk().name) + " = ?";
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            bind(statement, target.dialect(), List.of(key));
-            try (ResultSet rows = statement.executeQuery()) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                if (rows.next()) {
-                    ResultSetMetaData meta = rows.getMetaData();
-                    for (int i = 1; i <= meta.getColumnCount(); i++) {
-                        row.put(meta.getColumnLabel(i), plain(rows.getObject(i)));
-                    }
-                }
-                return row;
+        Map<String, Object> row = new LinkedHashMap<>();
+        session.query(sql, List.of(key), false, 1, found -> {
+            for (int i = 1; i <= found.columnCount(); i++) {
+                row.put(found.label(i), plain(found.get(i)));
             }
-        }
+        });
+        return row;
     }
 
     private Target target(Card model) {
@@ -455,15 +424,9 @@ public final class ActionRunner {
             throw ApiException.badRequest(e.getMessage());
         }
         Database database = databases.require(databaseId);
-        SqlDialect dialect = databases.driverOf(database).dialect();
-        return inTransaction(database, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(bound.sql())) {
-                bind(statement, dialect, bound.params());
-                boolean resultSet = statement.execute();
-                int count = resultSet ? 0 : Math.max(0, statement.getUpdateCount());
-                return Map.of("rows-affected", count);
-            }
-        }, "Error executing Action: ");
+        // a person's SQL: the engine allows one statement that changes rows, never as an H2 administrator
+        return inTransaction(database, StatementKind.WRITE_ROWS,
+                session -> Map.of("rows-affected", session.execute(bound.sql(), bound.params(), true)), "Error executing Action: ");
     }
 
     private static String tagName(Object target) {
@@ -497,45 +460,37 @@ public final class ActionRunner {
         }
     };
 
-    // --- JDBC ----------------------------------------------------------------------------------------------------
+    // --- the database --------------------------------------------------------------------------------------------
 
-    private interface Work<T> {
-        T apply(Connection connection) throws SQLException;
+    private <T> T inTransaction(Database database, StatementKind kind, Warehouses.SessionWork<T> work) {
+        return inTransaction(database, kind, work, "");
     }
 
-    private <T> T inTransaction(Database database, Work<T> work) {
-        return inTransaction(database, work, "");
-    }
-
-    /** One transaction: committed when the work returns, rolled back when it throws (a 400 included). */
-    private <T> T inTransaction(Database database, Work<T> work, String errorPrefix) {
-        try (Connection connection = databases.connect(database)) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try {
-                T result = work.apply(connection);
-                connection.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
+    /** One transaction on a write session: committed when the work returns, rolled back when it throws (a 400 included). */
+    private <T> T inTransaction(Database database, StatementKind kind, Warehouses.SessionWork<T> work, String errorPrefix) {
+        try {
+            return warehouses.write(database, kind, work);
         } catch (SQLException e) {
-            String message = errorPrefix + (e.getMessage() == null ? e.toString() : e.getMessage());
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("message", message);
-            body.put("errors", Map.of());
-            throw new ApiException(400, message, body);
+            throw databaseError(errorPrefix, e);
         }
     }
 
-    /** Binds values as the engine takes them (SQLite: dates as text, booleans as 0/1). */
-    private static void bind(PreparedStatement statement, SqlDialect dialect, List<Object> values) throws SQLException {
-        for (int i = 0; i < values.size(); i++) {
-            statement.setObject(i + 1, dialect.bindValue(values.get(i)));
+    /** A read of the model's database (prefilling a form). */
+    private <T> T reading(Database database, Warehouses.SessionWork<T> work) {
+        try {
+            return warehouses.read(database, work);
+        } catch (SQLException e) {
+            throw databaseError("", e);
         }
+    }
+
+    /** The database's refusal as a 400 with its message. */
+    private static ApiException databaseError(String prefix, SQLException e) {
+        String message = prefix + (e.getMessage() == null ? e.toString() : e.getMessage());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("message", message);
+        body.put("errors", Map.of());
+        return new ApiException(400, message, body);
     }
 
     private static Object plain(Object value) throws SQLException {

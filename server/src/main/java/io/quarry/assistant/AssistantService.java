@@ -9,6 +9,7 @@ import io.quarry.card.CardService;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
 import io.quarry.permission.DataPermissions;
+import io.quarry.driver.Driver;
 import io.quarry.qp.QueryFailure;
 import io.quarry.qp.QueryProcessor;
 import io.quarry.qp.run.QueryOutcome;
@@ -230,7 +231,7 @@ public final class AssistantService {
     private SchemaSnapshot readableSchema(Caller caller, long databaseId) {
         Database database = Checks.found(databases.find(databaseId));
         Checks.permitted(permissions.canRead(caller, databaseId));
-        return SchemaSnapshot.load(metadata, databaseId, database.engine);
+        return SchemaSnapshot.load(metadata, databaseId, sqlName(database));
     }
 
     private Answer answer(Caller caller, SchemaSnapshot schema, String question) {
@@ -273,8 +274,7 @@ public final class AssistantService {
     private String compiledSql(Caller caller, Map<String, Object> query) {
         try {
             QueryProcessor.Prepared prepared = processor.prepare(Json.MAPPER.valueToTree(query), caller, QueryProcessor.Purpose.API);
-            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params(),
-                    "mysql".equals(prepared.database().engine));
+            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params(), backslashEscapes(prepared.database()));
         } catch (QueryFailure failure) {
             if (failure.type() == QueryFailure.Type.MISSING_PERMISSIONS) {
                 throw ApiException.forbidden();
@@ -376,7 +376,7 @@ public final class AssistantService {
     // --- over a model ----------------------------------------------------------------------------------------------
 
     /** The model as a one-table schema: its result columns, referred to by name. */
-    private static SchemaSnapshot modelSchema(Card model, Database database) {
+    private SchemaSnapshot modelSchema(Card model, Database database) {
         List<FieldInfo> columns = new ArrayList<>();
         long n = 0;
         for (JsonNode col : resultMetadata(model)) {
@@ -389,7 +389,7 @@ public final class AssistantService {
                     col.path("semantic_type").isTextual() ? col.path("semantic_type").asText() : null, null, List.of()));
         }
         TableInfo table = new TableInfo(-1, null, model.name, model.name, model.description, columns);
-        return new SchemaSnapshot(database.id, database.engine, List.of(table), model.id);
+        return new SchemaSnapshot(database.id, sqlName(database), List.of(table), model.id);
     }
 
     private static List<JsonNode> resultMetadata(Card model) {
@@ -428,7 +428,7 @@ public final class AssistantService {
         tagSpec.put("card-id", model.id);
         Map<String, Object> tags = Map.of(tag, tagSpec);
         String prefix = "WITH " + table + " AS (SELECT * FROM {{" + tag + "}} AS INNER_QUERY)\n";
-        String system = Prompts.systemForModel(database.engine, table, schema.tables().get(0).fields(), model.description,
+        String system = Prompts.systemForModel(sqlName(database), table, schema.tables().get(0).fields(), model.description,
                 definition(caller, model));
         String sql = modelSql(caller, endpoint, database.id, system, question, s -> nativeQuery(database.id, prefix + s, tags));
         return new Answer(nativeQuery(database.id, prefix + sql, tags), prefix + sql, "table", "llm");
@@ -438,7 +438,7 @@ public final class AssistantService {
     private String definition(Caller caller, Card model) {
         try {
             QueryProcessor.Prepared prepared = processor.prepare(Json.read(model.datasetQuery), caller, QueryProcessor.Purpose.API, true);
-            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params(), "mysql".equals(prepared.database().engine));
+            return SqlText.inline(prepared.compiled().sql(), prepared.compiled().params(), backslashEscapes(prepared.database()));
         } catch (QueryFailure | IOException | IllegalStateException e) {
             return null;
         }
@@ -456,5 +456,17 @@ public final class AssistantService {
     private static String slug(String name) {
         String s = name == null ? "" : name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
         return s.isEmpty() ? "model" : s;
+    }
+
+    /** The name of the database's SQL for the language model ("PostgreSQL", "H2"), from its engine. */
+    private String sqlName(Database database) {
+        Driver driver = databases.findDriverOf(database);
+        return driver == null ? database.engine : driver.dialect().displayName();
+    }
+
+    /** Whether the database's string literals escape backslashes (MySQL and MariaDB by default). */
+    private boolean backslashEscapes(Database database) {
+        Driver driver = databases.findDriverOf(database);
+        return driver != null && driver.dialect().backslashEscapes();
     }
 }

@@ -30,15 +30,15 @@ final class Prompts {
     /** The system message for SQL over a database. */
     static String system(SchemaSnapshot schema, String question, int budgetTokens) {
         return "You are an expert data analyst. Write one read-only SQL query (a single SELECT or WITH statement) for the "
-                + dialect(schema.engine()) + " database described below that answers the user's question. Use only these "
+                + dialect(schema.sqlName()) + " database described below that answers the user's question. Use only these "
                 + "tables and columns, quoted exactly as shown. Answer with the SQL alone in a ```sql code block.\n\n"
                 + ddl(schema, question, budgetTokens);
     }
 
     /** The system message for SQL over a model, queried as the table {@code tableName}. */
-    static String systemForModel(String engine, String tableName, List<FieldInfo> columns, String description, String definition) {
+    static String systemForModel(String sqlName, String tableName, List<FieldInfo> columns, String description, String definition) {
         StringBuilder out = new StringBuilder("You are an expert data analyst. Write one read-only SQL query (a single SELECT "
-                + "statement) for the " + dialect(engine) + " database that answers the user's question over the table "
+                + "statement) for the " + dialect(sqlName) + " database that answers the user's question over the table "
                 + tableName + " described below. Use only this table and its columns, quoted exactly as shown. Answer with "
                 + "the SQL alone in a ```sql code block.\n\n");
         if (description != null && !description.isBlank()) {
@@ -63,15 +63,9 @@ final class Prompts {
                 + "single read-only statement in a ```sql code block.";
     }
 
-    static String dialect(String engine) {
-        return switch (engine == null ? "" : engine) {
-            case "postgres" -> "PostgreSQL";
-            case "h2" -> "H2 (2.x)";
-            case "mysql" -> "MySQL";
-            case "sqlite" -> "SQLite";
-            case "duckdb" -> "DuckDB";
-            default -> engine;
-        };
+    /** The SQL the model writes, by its engine's name ("PostgreSQL"); H2 is told its major version, whose SQL differs. */
+    static String dialect(String sqlName) {
+        return "H2".equals(sqlName) ? "H2 (2.x)" : sqlName;
     }
 
     /** The tables most related to the question, as DDL, until the budget (about 4 characters a token) is spent. */

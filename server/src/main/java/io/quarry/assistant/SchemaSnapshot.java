@@ -15,9 +15,9 @@ import java.util.Set;
  * What the assistant knows of one database: its synced tables and fields that people may see (hidden, technical and
  * cruft tables and sensitive or retired fields left out), with foreign keys and the cached values of list fields.
  * Built from the metadata service, never from the application database directly. A model is one table whose
- * columns are referred to by name ({@code modelId} set).
+ * columns are referred to by name ({@code modelId} set); {@code sqlName}: the name of the database's SQL ("PostgreSQL").
  */
-record SchemaSnapshot(long databaseId, String engine, List<TableInfo> tables, Long modelId) {
+record SchemaSnapshot(long databaseId, String sqlName, List<TableInfo> tables, Long modelId) {
     /** Most distinct values kept per list field (the prompt shows fewer). */
     static final int MAX_VALUES = 100;
     private static final Set<String> HIDDEN_FIELDS = Set.of("sensitive", "retired");
@@ -106,7 +106,7 @@ record SchemaSnapshot(long databaseId, String engine, List<TableInfo> tables, Lo
     }
 
     /** The snapshot of a database from its synced metadata. */
-    static SchemaSnapshot load(MetadataService metadata, long databaseId, String engine) {
+    static SchemaSnapshot load(MetadataService metadata, long databaseId, String sqlName) {
         Objects.requireNonNull(metadata, "metadata is null");
         List<Table> tables = metadata.tables(databaseId, true).stream().filter(t -> t.visibilityType == null).toList();
         Map<Long, List<Field>> fields = metadata.fieldsByTable(tables.stream().map(t -> t.id).toList());
@@ -131,7 +131,7 @@ record SchemaSnapshot(long databaseId, String engine, List<TableInfo> tables, Lo
             }
             out.add(new TableInfo(t.id, t.schemaName, t.name, t.displayName, t.description, infos));
         }
-        return new SchemaSnapshot(databaseId, engine, out, null);
+        return new SchemaSnapshot(databaseId, sqlName, out, null);
     }
 
     /** Every field by id, for look-ups in bulk. */

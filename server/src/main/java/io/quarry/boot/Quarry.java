@@ -18,6 +18,7 @@ import io.quarry.bookmark.BookmarkService;
 import io.quarry.card.CardMapper;
 import io.quarry.card.CardModule;
 import io.quarry.card.CardService;
+import io.quarry.card.CardUploads;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionMapper;
 import io.quarry.collection.CollectionModule;
@@ -48,6 +49,7 @@ import io.quarry.persistence.PersistenceService;
 import io.quarry.qp.QueryCacheMapper;
 import io.quarry.qp.QueryModule;
 import io.quarry.qp.QueryProcessor;
+import io.quarry.qp.Warehouses;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.render.RenderModule;
 import io.quarry.revision.RevisionMapper;
@@ -191,6 +193,7 @@ public final class Quarry implements AutoCloseable {
     public final PasswordResetService passwordResets;
     public final Drivers drivers;
     public final DatabasePools databasePools;
+    public final Warehouses warehouses;
     public final DatabaseService databases;
     public final SyncService sync;
     public final FieldValuesService fieldValues;
@@ -252,8 +255,14 @@ public final class Quarry implements AutoCloseable {
                 () -> DriverSettings.connectionTimeoutMillis(settings), () -> DriverSettings.maxPoolSize(settings),
                 (session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         DatabaseService databaseService = warehouseModule.databases();
-        syncModule = SyncModule.create(clock, db, databaseService, warehouseModule.databasePools(), scheduler,
-                clusterJobs);
+        // The one door to the connected databases (the query runner's): every connection to them, for reads and writes
+        // alike, is borrowed there. Quarry may write to a database while actions or model persistence are on for it,
+        // or while it is the uploads database.
+        warehouses = new Warehouses(warehouseModule.drivers(), warehouseModule.databasePools(),
+                database -> DatabaseService.mayWrite(database) || CardUploads.isUploadsDatabase(settings, database.id),
+                config.queryTimeoutSeconds);
+        databaseService.onConnectionChanged(warehouses::forget);
+        syncModule = SyncModule.create(clock, db, databaseService, warehouses, scheduler, clusterJobs);
         metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
 
         // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,
@@ -270,8 +279,8 @@ public final class Quarry implements AutoCloseable {
         CardModule.ForQueries cardsForQueries = CardModule.ForQueries.create(db, collectionAccess, clock);
         // Persistence's tables come before the rest of it: a persisted model is read from its table wherever a query
         // uses it (card__N sources, joins, {{#N}} tags); refreshes run through the runner (step 6).
-        persistedTables = PersistenceModule.tables(db, settings, databaseService);
-        queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService,
+        persistedTables = PersistenceModule.tables(db, settings, databaseService, warehouses);
+        queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService, warehouses,
                 metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
                         id -> persistedTables.withTable(id, cardsForQueries.lookups().cardQuery(id)),
                         cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
@@ -285,10 +294,10 @@ public final class Quarry implements AutoCloseable {
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
         cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
-                metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
+                warehouses, metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
         cards = cardModule.cards();
         // refreshes run on the shared scheduler's threads, and once per cluster on the refresh schedule
-        persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, cards,
+        persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, warehouses, cards,
                 userModule.users(), queryRunner, scheduler);
         clusterJobs.addSource(persistenceModule.refreshJobs());
         // after the card upload settings, in the order of GET /api/setting (step 1)
@@ -312,7 +321,7 @@ public final class Quarry implements AutoCloseable {
         apiDocs = new ApiDocs(Resources.ALL, Json.MAPPER);
 
         // 9. Actions: writes attached to models, run on the model's database (and shared by public link).
-        actionModule = ActionModule.create(clock, db, settings, config.encryptionSecretKey, cards, databaseService,
+        actionModule = ActionModule.create(clock, db, settings, config.encryptionSecretKey, cards, databaseService, warehouses,
                 metadataModule.metadata(), dataPermissions, userModule.users(), outboundHttp);
 
         // 10. Rendering: cards as e-mail HTML and chart PNGs (subscriptions, alerts, webhooks, previews).

@@ -3,6 +3,7 @@ package io.quarry.card;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.parameters.ParameterValues;
+import io.quarry.qp.Warehouses;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.revision.Revisions;
 import io.quarry.setting.Settings;
@@ -31,11 +32,11 @@ public record CardModule(CardService cards, CardParamValues paramValues, CardUpl
 
     /** @param forQueries the part built before the query processor and runner; the cards record their use in it */
     public static CardModule create(ForQueries forQueries, Clock clock, Db db, Settings settings, CollectionAccess access,
-            Revisions revisions, DatabaseService databases, MetadataService metadata, SchemaSync schemaSync, QueryRunner runner,
-            ParameterValues parameterValues, CardService.Persisted persisted) {
+            Revisions revisions, DatabaseService databases, Warehouses warehouses, MetadataService metadata, SchemaSync schemaSync,
+            QueryRunner runner, ParameterValues parameterValues, CardService.Persisted persisted) {
         CardService cards = new CardService(db, databases, forQueries.usage(), runner, settings, access, revisions, clock,
                 persisted);
         return new CardModule(cards, new CardParamValues(parameterValues),
-                new CardUploads(metadata, databases, schemaSync, cards, settings, clock));
+                new CardUploads(metadata, databases, warehouses, schemaSync, cards, settings, clock));
     }
 }

@@ -3,6 +3,9 @@ package io.quarry.card;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
 import io.quarry.driver.SqlDialect;
+import io.quarry.driver.StatementKind;
+import io.quarry.qp.WarehouseSession;
+import io.quarry.qp.Warehouses;
 import io.quarry.setting.Setting;
 import io.quarry.setting.Settings;
 import io.quarry.sync.SchemaSync;
@@ -12,10 +15,7 @@ import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
 import io.quarry.web.error.ApiException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -42,14 +42,17 @@ public final class CardUploads {
 
     private final MetadataService metadata;
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final SchemaSync schemaSync;
     private final CardService cards;
     private final Settings settings;
     private final Clock clock;
 
-    public CardUploads(MetadataService metadata, DatabaseService databases, SchemaSync schemaSync, CardService cards, Settings settings, Clock clock) {
+    public CardUploads(MetadataService metadata, DatabaseService databases, Warehouses warehouses, SchemaSync schemaSync,
+                       CardService cards, Settings settings, Clock clock) {
         this.metadata = metadata;
         this.databases = databases;
+        this.warehouses = warehouses;
         this.schemaSync = schemaSync;
         this.cards = cards;
         this.settings = settings;
@@ -66,6 +69,15 @@ public final class CardUploads {
                 Setting.of("uploads-database-id", Setting.Type.INTEGER).visibility(Setting.Visibility.AUTHENTICATED).build(),
                 Setting.of("uploads-schema-name", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build(),
                 Setting.of("uploads-table-prefix", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build());
+    }
+
+    /**
+     * Whether the database is where uploads go while uploads are on: Quarry may write to it then
+     * ({@code io.quarry.qp.Warehouses}' write sessions).
+     */
+    public static boolean isUploadsDatabase(Settings settings, long databaseId) {
+        return settings.find("uploads-enabled") != null && settings.bool("uploads-enabled")
+                && Long.valueOf(databaseId).equals(settings.integer("uploads-database-id"));
     }
 
     /** Creates the table and its model; returns the model's id. */
@@ -89,22 +101,15 @@ public final class CardUploads {
         String tableName = tableName(prefix == null ? "" : prefix, filename);
         SqlDialect dialect = databases.driverOf(database).dialect();
         String qualified = schema == null ? dialect.quote(tableName) : dialect.qualify(schema, tableName);
-        boolean created = false;
+        // engines whose DDL commits on its own (H2, MySQL) keep a created table when its rows fail: dropped below
+        boolean[] created = {false};
         try {
-            try (Connection connection = databases.connect(database)) {
-                boolean auto = connection.getAutoCommit();
-                try (Statement ddl = connection.createStatement()) {
-                    ddl.execute(createTable(qualified, csv, dialect));
-                    created = true;
-                }
-                connection.setAutoCommit(false);
-                try {
-                    insertRows(connection, qualified, csv, dialect);
-                    connection.commit();
-                } finally {
-                    connection.setAutoCommit(auto);
-                }
-            }
+            warehouses.write(database, StatementKind.WRITE_TABLES, session -> {
+                session.update(createTable(qualified, csv, dialect), List.of(), false);
+                created[0] = true;
+                insertRows(session, qualified, csv, dialect);
+                return null;
+            });
             schemaSync.sync(database);
             String wantedSchema = schema;
             Table table = metadata.tables(database.id, true).stream()
@@ -131,7 +136,7 @@ public final class CardUploads {
             model.creatorId = caller.id();
             return cards.insert(model, caller).id;
         } catch (SQLException | RuntimeException e) {
-            if (created) {
+            if (created[0]) {
                 drop(database, qualified);
             }
             if (e instanceof ApiException api) {
@@ -143,11 +148,9 @@ public final class CardUploads {
     }
 
     private void drop(Database database, String qualified) {
-        try (Connection connection = databases.connect(database); Statement s = connection.createStatement()) {
-            if (!connection.getAutoCommit()) {
-                connection.rollback();
-            }
-            s.execute("DROP TABLE IF EXISTS " + qualified);
+        try {
+            warehouses.write(database, StatementKind.WRITE_TABLES,
+                    session -> session.update("DROP TABLE IF EXISTS " + qualified, List.of(), false));
         } catch (SQLException e) {
             log.warn("Could not drop the half-made upload table {}", qualified, e);
         }
@@ -223,7 +226,7 @@ public final class CardUploads {
         return sql.append(')').toString();
     }
 
-    private static void insertRows(Connection connection, String qualified, Parsed csv, SqlDialect dialect) throws SQLException {
+    private static void insertRows(WarehouseSession session, String qualified, Parsed csv, SqlDialect dialect) throws SQLException {
         if (csv.rows().isEmpty()) {
             return;
         }
@@ -234,22 +237,15 @@ public final class CardUploads {
             marks.append(c == 0 ? "?" : ", ?");
         }
         sql.append(") VALUES (").append(marks).append(')');
-        try (PreparedStatement insert = connection.prepareStatement(sql.toString())) {
-            int pending = 0;
-            for (List<String> row : csv.rows()) {
-                for (int c = 0; c < row.size(); c++) {
-                    insert.setObject(c + 1, csv.types().get(c).value(row.get(c)));
-                }
-                insert.addBatch();
-                if (++pending == BATCH) {
-                    insert.executeBatch();
-                    pending = 0;
-                }
+        List<List<Object>> values = new ArrayList<>(csv.rows().size());
+        for (List<String> row : csv.rows()) {
+            List<Object> typed = new ArrayList<>(row.size());
+            for (int c = 0; c < row.size(); c++) {
+                typed.add(csv.types().get(c).value(row.get(c)));
             }
-            if (pending > 0) {
-                insert.executeBatch();
-            }
+            values.add(typed);
         }
+        session.batch(sql.toString(), values, BATCH);
     }
 
     /** Lower case letters, digits and underscores. */

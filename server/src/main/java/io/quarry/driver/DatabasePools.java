@@ -36,7 +36,12 @@ public final class DatabasePools implements AutoCloseable {
     private final ConnectionPools registry;
     private final int readTimeoutSeconds;
     private final IntSupplier maxPoolSize;
-    private final Map<Long, Pool> pools = new ConcurrentHashMap<>();
+    /** By database id, then read (false) or write (true) pool. */
+    private final Map<PoolKey, Pool> pools = new ConcurrentHashMap<>();
+
+    /** A database's read or write pool. */
+    private record PoolKey(long databaseId, boolean writes) {
+    }
 
     /**
      * {@code properties}: a copy of the spec's properties (a mutable {@link Properties}) taken when the pool was built,
@@ -83,27 +88,31 @@ public final class DatabasePools implements AutoCloseable {
         return (int) Math.min(Integer.MAX_VALUE, (long) queryTimeoutSeconds + 15);
     }
 
-    /** A pooled connection to database {@code databaseId}, built from {@code spec}; the caller closes it. */
-    public Connection connection(long databaseId, Driver.ConnectionSpec spec) throws SQLException {
-        return pool(databaseId, spec).dataSource().getConnection();
+    /**
+     * A pooled connection to database {@code databaseId}, from its write pool when {@code writes} (its read pool
+     * otherwise), built from {@code spec}; the caller closes it. Only the query runner's door
+     * ({@code io.quarry.qp.Warehouses}) borrows connections.
+     */
+    public Connection connection(long databaseId, boolean writes, Driver.ConnectionSpec spec) throws SQLException {
+        return pool(new PoolKey(databaseId, writes), spec).dataSource().getConnection();
     }
 
-    private Pool pool(long databaseId, Driver.ConnectionSpec spec) {
-        Pool current = pools.get(databaseId);
+    private Pool pool(PoolKey key, Driver.ConnectionSpec spec) {
+        Pool current = pools.get(key);
         if (current != null && current.builtFrom(spec)) {
             return current;
         }
         synchronized (this) {
-            current = pools.get(databaseId);
+            current = pools.get(key);
             if (current != null && current.builtFrom(spec)) {
                 return current;
             }
             if (current != null) {
-                closeQuietly(databaseId, current);
+                closeQuietly(key, current);
             }
             Pool created = new Pool(spec, copy(spec.properties()), build(spec));
-            pools.put(databaseId, created);
-            registry.register(poolName(databaseId), () -> PoolStats.of(created.dataSource()));
+            pools.put(key, created);
+            registry.register(poolName(key), () -> PoolStats.of(created.dataSource()));
             return created;
         }
     }
@@ -152,32 +161,45 @@ public final class DatabasePools implements AutoCloseable {
         };
     }
 
-    /** Closes the pool of a database (deleted, or its details changed). */
+    /** Closes the pools of a database (deleted, or its details changed). */
     public void close(long databaseId) {
+        close(databaseId, false);
+        close(databaseId, true);
+    }
+
+    /** Closes a database's read or write pool. */
+    public void close(long databaseId, boolean writes) {
+        PoolKey key = new PoolKey(databaseId, writes);
         Pool pool;
         synchronized (this) {
-            pool = pools.remove(databaseId);
+            pool = pools.remove(key);
         }
         if (pool != null) {
-            closeQuietly(databaseId, pool);
+            closeQuietly(key, pool);
         }
     }
 
+    /** Whether a pool of the database is open. */
     public boolean isOpen(long databaseId) {
-        return pools.containsKey(databaseId);
+        return isOpen(databaseId, false) || isOpen(databaseId, true);
     }
 
-    private void closeQuietly(long databaseId, Pool pool) {
-        registry.unregister(poolName(databaseId));
+    public boolean isOpen(long databaseId, boolean writes) {
+        return pools.containsKey(new PoolKey(databaseId, writes));
+    }
+
+    private void closeQuietly(PoolKey key, Pool pool) {
+        registry.unregister(poolName(key));
         try {
             pool.dataSource().close();
         } catch (SQLException e) {
-            log.warn("Closing the pool of database {} failed: {}", databaseId, e.getMessage());
+            log.warn("Closing a pool of database {} failed: {}", key.databaseId(), e.getMessage());
         }
     }
 
-    private static String poolName(long databaseId) {
-        return "db-" + databaseId;
+    /** {@code db-1} (reads), {@code db-1-write}. */
+    private static String poolName(PoolKey key) {
+        return "db-" + key.databaseId() + (key.writes() ? "-write" : "");
     }
 
     static boolean recentlyReturned(Instant lastReturn, Instant now) {
@@ -186,8 +208,8 @@ public final class DatabasePools implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (Long id : pools.keySet().toArray(Long[]::new)) {
-            close(id);
+        for (PoolKey key : pools.keySet().toArray(PoolKey[]::new)) {
+            close(key.databaseId(), key.writes());
         }
     }
 }

@@ -41,13 +41,43 @@ public interface Driver {
     ConnectionSpec connectionSpec(Map<String, Object> details);
 
     /**
-     * As {@link #connectionSpec(Map)}, for a database Quarry may write to when {@code mayWrite} (model persistence's
-     * cache tables, actions): an engine that opens its file read-only opens it read-write then. The flag comes from
-     * the database's settings, never from details a client sends; pools are keyed by their spec, so switching it
-     * reopens the pool.
+     * As {@link #connectionSpec(Map)}, opened read-write when {@code mayWrite} (model persistence's cache tables,
+     * actions, uploads), read-only otherwise where the engine can open it so (H2, DuckDB, SQLite files). The flag comes
+     * from the database's settings through the query runner, never from details a client sends; pools are keyed by
+     * their spec, so switching it reopens the pool.
      */
     default ConnectionSpec connectionSpec(Map<String, Object> details, boolean mayWrite) {
         return connectionSpec(details);
+    }
+
+    /**
+     * Whether a connection opened read-only ({@link #connectionSpec(Map, boolean) mayWrite} false) may be open beside
+     * read-write ones to the same database (SQLite). Engines that open a database once per process with one mode (H2,
+     * DuckDB files) answer false: while Quarry may write to such a database, its read connections are read-write too
+     * and {@link #checkStatement} alone keeps reads from writing. Server engines: the same connections either way.
+     */
+    default boolean opensReadOnlyBesideWriters() {
+        return false;
+    }
+
+    /**
+     * The engine's statement policy: refuses ({@link StatementRefused}) what the engine will not run for this kind of
+     * statement ({@code authored}: the SQL is, or contains, SQL a person wrote — a native query, a native stage, join
+     * or referenced card, a query action). The query runner calls it on the connection the statement runs on, before
+     * the statement is prepared, for every statement it executes. It may also set the connection up for the statement
+     * (H2 reads on a read-write file run in a transaction the pool rolls back). The default refuses nothing: on server
+     * engines the database user's own privileges decide.
+     */
+    default void checkStatement(java.sql.Connection connection, String sql, StatementKind kind, boolean authored)
+            throws SQLException {
+    }
+
+    /**
+     * How the engine builds and replaces persisted models' tables, or null when it cannot hold them (no
+     * {@link Feature#PERSIST_MODELS}).
+     */
+    default PersistedTableDdl persistedTables() {
+        return supports(Feature.PERSIST_MODELS) ? PersistedTableDdl.transactional(dialect()) : null;
     }
 
     /** The SQL this engine speaks: for compiled structured queries, sync's profiling queries and uploads. */

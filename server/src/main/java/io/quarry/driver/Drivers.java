@@ -101,9 +101,4 @@ public final class Drivers {
             throw new SQLException("JDBC driver " + spec.driverClass() + " is not available", e);
         }
     }
-
-    /** As {@link #open}; {@code timeoutSeconds} is not applied here (kept for callers of the first version). */
-    public static Connection connect(Driver.ConnectionSpec spec, int timeoutSeconds) throws SQLException {
-        return open(spec);
-    }
 }

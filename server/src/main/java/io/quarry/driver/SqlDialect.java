@@ -169,6 +169,11 @@ public interface SqlDialect {
         return false;
     }
 
+    /** Whether string literals escape backslashes too (MySQL and MariaDB by default), as an inlined value must. */
+    default boolean backslashEscapes() {
+        return false;
+    }
+
     /**
      * Whether an INSERT answers its new row's key through {@code RETURNING} (used by implicit actions) rather than
      * through JDBC's generated keys, which some drivers do not fill from the primary key.

@@ -9,6 +9,7 @@ import io.quarry.core.Json;
 import io.quarry.driver.Driver;
 import io.quarry.qp.mbql.MbqlReferences;
 import io.quarry.setting.Settings;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import java.nio.charset.StandardCharsets;
@@ -43,13 +44,15 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
     private final Db db;
     private final Settings settings;
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     /**
      * The persisted records queries read, on every run of a saved card: every change to a record (a refresh, a state
      * change, a deletion) commits through the application database and so empties this cache. Shared, never changed.
      */
     private final RevisionCache<Long, PersistedInfo> infos;
 
-    PersistedTables(Db db, Settings settings, DatabaseService databases) {
+    PersistedTables(Db db, Settings settings, DatabaseService databases, Warehouses warehouses) {
+        this.warehouses = warehouses;
         this.db = Objects.requireNonNull(db, "db is null");
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.databases = Objects.requireNonNull(databases, "databases is null");
@@ -104,7 +107,7 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
         PersistedInfo info = db.with(PersistedInfoMapper.class, m -> m.findPersistedInfoByCard(cardId));
         Database database = info == null ? null : databases.find(info.databaseId);
         if (database != null) {
-            new CacheTables(databases).drop(database, schemaName(info.databaseId), info.tableName);
+            new CacheTables(warehouses).drop(database, schemaName(info.databaseId), info.tableName);
         }
     }
 

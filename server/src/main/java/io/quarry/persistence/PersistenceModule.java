@@ -2,6 +2,7 @@ package io.quarry.persistence;
 
 import io.quarry.appdb.Db;
 import io.quarry.card.CardService;
+import io.quarry.qp.Warehouses;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.setting.Settings;
 import io.quarry.user.UserService;
@@ -20,8 +21,8 @@ public record PersistenceModule(PersistedTables tables, PersistenceService persi
      * {@code {{#N}}} tags), the processor's card look-ups ask it for the model's table, and the cards ask it to drop a
      * deleted model's table.
      */
-    public static PersistedTables tables(Db db, Settings settings, DatabaseService databases) {
-        return new PersistedTables(db, settings, databases);
+    public static PersistedTables tables(Db db, Settings settings, DatabaseService databases, Warehouses warehouses) {
+        return new PersistedTables(db, settings, databases, warehouses);
     }
 
     /**
@@ -30,9 +31,10 @@ public record PersistenceModule(PersistedTables tables, PersistenceService persi
      * @param executor where refreshes run (the shared scheduler's threads)
      */
     public static PersistenceModule create(PersistedTables tables, Clock clock, Db db, Settings settings,
-            DatabaseService databases, CardService cards, UserService users, QueryRunner runner, Executor executor) {
-        PersistenceService persistence = new PersistenceService(db, settings, databases, cards, users, runner, tables, executor,
-                clock);
+            DatabaseService databases, Warehouses warehouses, CardService cards, UserService users, QueryRunner runner,
+            Executor executor) {
+        PersistenceService persistence = new PersistenceService(db, settings, databases, warehouses, cards, users, runner, tables,
+                executor, clock);
         return new PersistenceModule(tables, persistence, new RefreshJobs(persistence, tables));
     }
 }

@@ -9,6 +9,7 @@ import io.quarry.core.Json;
 import io.quarry.driver.Feature;
 import io.quarry.qp.run.QueryOutcome;
 import io.quarry.qp.run.QueryRequest;
+import io.quarry.qp.Warehouses;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.setting.Setting;
 import io.quarry.setting.Settings;
@@ -73,8 +74,8 @@ public final class PersistenceService {
     /** Models whose refresh is under way (one at a time per model). */
     private final Set<Long> refreshing = ConcurrentHashMap.newKeySet();
 
-    PersistenceService(Db db, Settings settings, DatabaseService databases, CardService cards, UserService users,
-                       QueryRunner runner, PersistedTables tables, Executor executor, Clock clock) {
+    PersistenceService(Db db, Settings settings, DatabaseService databases, Warehouses warehouses, CardService cards,
+                       UserService users, QueryRunner runner, PersistedTables tables, Executor executor, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
         this.settings = Objects.requireNonNull(settings, "settings is null");
         this.databases = Objects.requireNonNull(databases, "databases is null");
@@ -82,7 +83,7 @@ public final class PersistenceService {
         this.users = Objects.requireNonNull(users, "users is null");
         this.runner = Objects.requireNonNull(runner, "runner is null");
         this.tables = Objects.requireNonNull(tables, "tables is null");
-        this.cacheTables = new CacheTables(databases);
+        this.cacheTables = new CacheTables(warehouses);
         this.executor = Objects.requireNonNull(executor, "executor is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         register(settings);
@@ -187,13 +188,14 @@ public final class PersistenceService {
             readyNewModels(databaseId, userId);
             return;
         }
+        Map<String, Object> patched = new LinkedHashMap<>(database.settings == null ? Map.of() : database.settings);
+        patched.put(PersistedTables.DATABASE_SETTING, true);
+        database.settings = patched;
+        // checked with the setting on (so the runner opens the database for writing), stored only when the check passed
         String problem = cacheTables.checkSchema(database, tables.schemaName(databaseId));
         if (problem != null) {
             throw ApiException.badRequest(problem);
         }
-        Map<String, Object> patched = new LinkedHashMap<>(database.settings == null ? Map.of() : database.settings);
-        patched.put(PersistedTables.DATABASE_SETTING, true);
-        database.settings = patched;
         databases.update(database);
         for (Long cardId : db.with(PersistedInfoMapper.class, m -> m.modelIdsOfDatabase(databaseId))) {
             PersistedInfo info = turnOn(cards.require(cardId), userId);
@@ -231,7 +233,7 @@ public final class PersistenceService {
 
     private void requireSupported(Database database) {
         var driver = databases.findDriverOf(database);
-        if (driver == null || !driver.features().contains(Feature.PERSIST_MODELS) || !CacheTables.ENGINES.contains(database.engine)) {
+        if (driver == null || !driver.features().contains(Feature.PERSIST_MODELS) || driver.persistedTables() == null) {
             throw ApiException.badRequest("Database does not support persisting");
         }
     }

@@ -1,8 +1,9 @@
 package io.quarry.qp;
 
 import io.quarry.driver.Driver;
+import io.quarry.driver.StatementKind;
+import io.quarry.driver.StatementRefused;
 import io.quarry.warehouse.Database;
-import io.quarry.warehouse.DatabaseService;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,7 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs compiled SQL on a connected database in two steps: {@link #open} executes it (so a failure is known before any
+ * Runs compiled SQL on a connected database, on a read connection of {@link Warehouses} after the engine's statement
+ * policy allowed it ({@link Driver#checkStatement}), in two steps: {@link #open} executes it (so a failure is known before any
  * response is committed), and {@link Cursor#stream} writes the rows as they arrive — nothing but the current row is
  * held in memory. A statement still executing at its timeout is cancelled (by {@link QueryTimers}, not by the driver's
  * own query timeout: PostgreSQL's wakes a thread for every statement); a writer that fails (the client went away)
@@ -39,12 +41,17 @@ public final class QueryExecutor {
     private static final int READ_AHEAD_ROWS = 256;
     private static final int READ_AHEAD_BATCHES = 4;
 
-    private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final QueryTimers timers;
 
-    public QueryExecutor(DatabaseService databases, QueryTimers timers) {
-        this.databases = databases;
+    public QueryExecutor(Warehouses warehouses, QueryTimers timers) {
+        this.warehouses = warehouses;
         this.timers = timers;
+    }
+
+    /** The door the executor borrows its connections from. */
+    public Warehouses warehouses() {
+        return warehouses;
     }
 
     /** Executes the query and returns an open cursor on its rows; the caller streams or closes it. */
@@ -59,9 +66,11 @@ public final class QueryExecutor {
     public Cursor open(Database database, CompiledQuery query, long rowLimit, int timeoutSeconds,
                        java.util.function.Consumer<java.sql.Statement> prepared) {
         long began = System.nanoTime();
-        Driver driver = databases.driverOf(database);
+        Driver driver = warehouses.driverOf(database);
         try {
             return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
+        } catch (StatementRefused e) {
+            throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, e.getMessage(), e.getSQLState(), e);
         } catch (SQLException e) {
             throw failure(e, timeoutSeconds);
         }
@@ -72,7 +81,9 @@ public final class QueryExecutor {
         Connection connection = null;
         PreparedStatement statement = null;
         try {
-            connection = databases.connect(database);
+            connection = warehouses.borrowRead(database);
+            // the engine's statement policy, on the connection the statement runs on, before it is prepared
+            driver.checkStatement(connection, query.sql(), StatementKind.READ, query.authored());
             if (rowLimit > FETCH_SIZE) {
                 // In a transaction, drivers that would otherwise read the whole result into memory first (PostgreSQL's)
                 // fetch it in batches of the fetch size through a cursor. The pool rolls back and restores auto-commit

@@ -15,9 +15,9 @@ import java.time.Clock;
 public record QueryModule(QueryProcessor queryProcessor, QueryCache queryCache, QueryMetadata queryMetadata) {
     /** @param lookups what the compiler reads from other modules (cards, segments, snippets, data permissions) */
     public static QueryModule create(Clock clock, Db db, Settings settings, int timeoutSeconds, DatabaseService databases,
-            MetadataService metadata, TableQueryMetadata tableQueryMetadata, QueryProcessor.Lookups lookups) {
+            Warehouses warehouses, MetadataService metadata, TableQueryMetadata tableQueryMetadata, QueryProcessor.Lookups lookups) {
         QueryTimers timers = new QueryTimers();
-        QueryProcessor processor = new QueryProcessor(databases, new QueryExecutor(databases, timers), timers, metadata, settings, clock,
+        QueryProcessor processor = new QueryProcessor(databases, new QueryExecutor(warehouses, timers), timers, metadata, settings, clock,
                 timeoutSeconds, lookups);
         return new QueryModule(processor, new QueryCache(db, clock), new QueryMetadata(databases, metadata, tableQueryMetadata));
     }

@@ -68,7 +68,7 @@ public final class QueryProcessor {
         this.settings = settings;
         this.clock = clock;
         this.timeoutSeconds = timeoutSeconds;
-        this.mbql = new MbqlQueries(metadata, databases, settings, clock);
+        this.mbql = new MbqlQueries(metadata, databases, executor.warehouses(), settings, clock);
     }
 
     /**
@@ -161,10 +161,7 @@ public final class QueryProcessor {
                 Substitution.Bound bound = new TagResolver(tags, QueryNormalizer.tagValues(query.parameters()),
                         new Sources(this, database, driver), Clocks.utcLocalNow(clock), firstDayOfWeek())
                         .fill(query.nativeSql());
-                if ("h2".equals(database.engine)) {
-                    H2Guard.check(bound.sql());
-                }
-                return new CompiledQuery(bound.sql(), bound.params(), List.of());
+                return new CompiledQuery(bound.sql(), bound.params(), List.of(), true);
             } catch (TemplateException e) {
                 throw new QueryFailure(e.getMessage().startsWith("You'll need") ? QueryFailure.Type.MISSING_REQUIRED_PARAMETER
                         : QueryFailure.Type.INVALID_QUERY, e.getMessage());
@@ -300,8 +297,12 @@ public final class QueryProcessor {
     public record Prepared(Query query, Database database, CompiledQuery compiled, long rowLimit) {
     }
 
-    /** A request normalised, with the database it runs on (not yet checked against the caller's rights). */
-    public record Resolved(Query query, Database database) {
+    /**
+     * A request normalised, with the database it runs on (not yet checked against the caller's rights);
+     * {@code usesNative}: any part of it is SQL (a native query, a native stage or join source, a native card it uses),
+     * see {@link NativeParts}.
+     */
+    public record Resolved(Query query, Database database, boolean usesNative) {
     }
 
     public Prepared prepare(JsonNode request, Caller caller, Purpose purpose) {
@@ -325,13 +326,17 @@ public final class QueryProcessor {
         if (database == null) {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Database " + query.databaseId() + " does not exist.");
         }
-        return new Resolved(query, database);
+        return new Resolved(query, database, query.type() == Query.Type.NATIVE || NativeParts.in(query.mbql(), lookups.cards()));
     }
 
-    /** Data permissions: signed-in callers only, then the permission graph's verdict. */
+    /**
+     * Data permissions: signed-in callers only, then the permission graph's verdict. A query any part of which is SQL
+     * (a native stage or join source, a native card it uses) needs native query rights, as a native query does; a saved
+     * question runs with its own rights (checked when it was saved).
+     */
     public void checkPermissions(Caller caller, Resolved resolved, boolean savedCard) {
         if (!caller.authenticated()
-                || !lookups.permissions().mayRun(caller, resolved.database().id, resolved.query().type() != Query.Type.MBQL, savedCard)) {
+                || !lookups.permissions().mayRun(caller, resolved.database().id, resolved.usesNative(), savedCard)) {
             throw new QueryFailure(QueryFailure.Type.MISSING_PERMISSIONS, NO_QUERY_PERMISSION);
         }
     }
@@ -361,12 +366,13 @@ public final class QueryProcessor {
         Compilation compilation = new Compilation(reader, 0);
         CompiledQuery compiled = persisted == null ? compilation.compile(query, resolved.database())
                 : compilation.compileReading(query, resolved.database(), persisted);
-        return new Prepared(query, resolved.database(), compiled, rowLimit(query, purpose));
+        return new Prepared(query, resolved.database(), compiled.authored(resolved.usesNative()), rowLimit(query, purpose));
     }
 
     /** Compiles a query without a caller (its card references are not checked), as the pivot subsets are. */
     public CompiledQuery compile(Query query, Database database) {
-        return new Compilation(null, 0).compile(query, database);
+        boolean authored = query.type() == Query.Type.NATIVE || NativeParts.in(query.mbql(), lookups.cards());
+        return new Compilation(null, 0).compile(query, database).authored(authored);
     }
 
     public QueryExecutor.Cursor open(Prepared prepared) {

@@ -45,6 +45,9 @@ public final class SampleDatabase {
     /** The database name; H2 stores it as {@code <name>.mv.db}. */
     public static final String NAME = "sample-database";
     public static final String FILE_NAME = NAME + ".mv.db";
+    /** The engine of the generated file, as the connected database names it. */
+    public static final String ENGINE = "h2";
+
     /** The read-only query user (Metabase's sample connection used GUEST/guest too). */
     public static final String USER = "GUEST";
     public static final String PASSWORD = "guest";

@@ -3,14 +3,13 @@ package io.quarry.sync;
 import io.quarry.appdb.Db;
 import io.quarry.driver.SqlDialect;
 import io.quarry.warehouse.Database;
+import io.quarry.qp.WarehouseSession;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.Table;
 import io.quarry.warehouse.WarehouseMapper;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -38,11 +37,13 @@ public final class Analyzer {
 
     private final Db db;
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final Clock clock;
 
-    public Analyzer(Db db, DatabaseService databases, Clock clock) {
+    public Analyzer(Db db, DatabaseService databases, Warehouses warehouses, Clock clock) {
         this.db = db;
         this.databases = databases;
+        this.warehouses = warehouses;
         this.clock = clock;
     }
 
@@ -99,12 +100,12 @@ public final class Analyzer {
         // ids instead of one per field (a new database of empty tables is mostly these)
         Map<String, List<Long>> analyzedWithoutData = new LinkedHashMap<>();
         OffsetDateTime now = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
-        try (Connection connection = fieldsByTable.isEmpty() ? null : databases.connect(database)) {
+        try (WarehouseSession session = fieldsByTable.isEmpty() ? null : warehouses.openRead(database)) {
             // new tables the metadata step of this run already found empty are not asked again
             Set<Long> emptyTables = new HashSet<>(synced != null ? synced.emptyNewTables() : Set.of());
             List<Table> toProbe = tables.stream().filter(t -> fieldsByTable.containsKey(t.id) && !emptyTables.contains(t.id)).toList();
             if (!toProbe.isEmpty()) {
-                emptyTables.addAll(emptyTables(connection, dialect, toProbe));
+                emptyTables.addAll(emptyTables(session, dialect, toProbe));
             }
             for (Table table : tables) {
                 List<Field> fields = fieldsByTable.get(table.id);
@@ -114,7 +115,7 @@ public final class Analyzer {
                 attempted += fields.size();
                 List<List<Object>> samples;
                 try {
-                    samples = emptyTables.contains(table.id) ? noRows(fields.size()) : sample(connection, dialect, table, fields);
+                    samples = emptyTables.contains(table.id) ? noRows(fields.size()) : sample(session, dialect, table, fields);
                 } catch (SQLException e) {
                     log.warn("Could not sample {}.{} of database {}: {}", table.schemaName, table.name, database.id, e.getMessage());
                     failed += fields.size();
@@ -226,16 +227,16 @@ public final class Analyzer {
      * instead of one sampling query per table. Only an optimisation: a probe the database refuses (a table it may not
      * read, an engine without this SQL) just leaves its tables to be sampled one by one, as before.
      */
-    static Set<Long> emptyTables(Connection connection, SqlDialect dialect, List<Table> tables) {
+    static Set<Long> emptyTables(WarehouseSession session, SqlDialect dialect, List<Table> tables) {
         Set<Long> empty = new HashSet<>();
-        for (Table table : withoutRows(connection, dialect, tables, t -> t.schemaName, t -> t.name)) {
+        for (Table table : withoutRows(session, dialect, tables, t -> t.schemaName, t -> t.name)) {
             empty.add(table.id);
         }
         return empty;
     }
 
     /** The tables (given by schema and name) that have no rows, probed as {@link #emptyTables} does. */
-    static <T> Set<T> withoutRows(Connection connection, SqlDialect dialect, List<T> tables,
+    static <T> Set<T> withoutRows(WarehouseSession session, SqlDialect dialect, List<T> tables,
                                   java.util.function.Function<T, String> schema, java.util.function.Function<T, String> name) {
         Set<T> empty = new HashSet<>();
         for (List<T> chunk : SchemaSync.chunks(tables, PROBE_CHUNK)) {
@@ -247,13 +248,8 @@ public final class Analyzer {
                         .append(") q").append(i);
             }
             boolean[] hasRows = new boolean[chunk.size()];
-            try (Statement statement = connection.createStatement()) {
-                statement.setQueryTimeout(300);
-                try (ResultSet rs = statement.executeQuery(sql.toString())) {
-                    while (rs.next()) {
-                        hasRows[rs.getInt(1)] = true;
-                    }
-                }
+            try {
+                session.query(sql.toString(), List.of(), false, 0, row -> hasRows[((Number) row.get(1)).intValue()] = true);
             } catch (SQLException | RuntimeException e) {
                 log.debug("Could not probe {} tables for rows, sampling them one by one: {}", chunk.size(), e.getMessage());
                 continue;
@@ -277,7 +273,7 @@ public final class Analyzer {
     }
 
     /** One list of sampled values per field, in the fields' order. */
-    private static List<List<Object>> sample(Connection connection, SqlDialect dialect, Table table, List<Field> fields)
+    private static List<List<Object>> sample(WarehouseSession session, SqlDialect dialect, Table table, List<Field> fields)
             throws SQLException {
         String columns = fields.stream().map(f -> dialect.quote(f.name)).collect(Collectors.joining(", "));
         String sql = "SELECT " + columns + " FROM " + dialect.qualify(table.schemaName, table.name) + " "
@@ -290,18 +286,11 @@ public final class Analyzer {
         for (int i = 0; i < fields.size(); i++) {
             text[i] = BaseTypes.isText(fields.get(i).baseType);
         }
-        try (Statement statement = connection.createStatement()) {
-            statement.setMaxRows(SAMPLE_ROWS);
-            statement.setFetchSize(1_000);
-            statement.setQueryTimeout(300);
-            try (ResultSet rs = statement.executeQuery(sql)) {
-                while (rs.next()) {
-                    for (int i = 0; i < fields.size(); i++) {
-                        values.get(i).add(text[i] ? rs.getString(i + 1) : Fingerprints.normalize(rs.getObject(i + 1)));
-                    }
-                }
+        session.query(sql, List.of(), false, SAMPLE_ROWS, row -> {
+            for (int i = 0; i < fields.size(); i++) {
+                values.get(i).add(text[i] ? row.text(i + 1) : Fingerprints.normalize(row.get(i + 1)));
             }
-        }
+        });
         return values;
     }
 }

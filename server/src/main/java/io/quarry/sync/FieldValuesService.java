@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.quarry.appdb.Db;
 import io.quarry.driver.SqlDialect;
 import io.quarry.warehouse.Database;
+import io.quarry.qp.WarehouseSession;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.FieldValues;
@@ -12,10 +14,7 @@ import io.quarry.warehouse.Table;
 import io.quarry.warehouse.WarehouseMapper;
 import io.quarry.core.Json;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -46,11 +45,13 @@ public final class FieldValuesService {
 
     private final Db db;
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final Clock clock;
 
-    public FieldValuesService(Db db, DatabaseService databases, Clock clock) {
+    public FieldValuesService(Db db, DatabaseService databases, Warehouses warehouses, Clock clock) {
         this.db = db;
         this.databases = databases;
+        this.warehouses = warehouses;
         this.clock = clock;
     }
 
@@ -101,9 +102,9 @@ public final class FieldValuesService {
         }
         if (!toScan.isEmpty()) {
             SqlDialect dialect = databases.driverOf(database).dialect();
-            try (Connection connection = databases.connect(database)) {
+            try (WarehouseSession session = warehouses.openRead(database)) {
                 for (Field field : toScan) {
-                    Outcome outcome = refresh(connection, dialect, tables.get(field.tableId), field);
+                    Outcome outcome = refresh(session, dialect, tables.get(field.tableId), field);
                     counts.merge(outcome, 1, Integer::sum);
                 }
             }
@@ -125,18 +126,18 @@ public final class FieldValuesService {
         }
         Table table = db.with(WarehouseMapper.class, m -> m.findTable(field.tableId));
         Database database = databases.require(table.dbId);
-        try (Connection connection = databases.connect(database)) {
-            return refresh(connection, databases.driverOf(database).dialect(), table, field);
+        try (WarehouseSession session = warehouses.openRead(database)) {
+            return refresh(session, databases.driverOf(database).dialect(), table, field);
         } catch (SQLException e) {
             log.warn("Could not read the values of field {} ({}): {}", field.id, field.name, e.getMessage());
             return Outcome.FAILED;
         }
     }
 
-    private Outcome refresh(Connection connection, SqlDialect dialect, Table table, Field field) {
+    private Outcome refresh(WarehouseSession session, SqlDialect dialect, Table table, Field field) {
         List<Object> raw;
         try {
-            raw = distinctValues(connection, dialect, table, field);
+            raw = distinctValues(session, dialect, table, field);
         } catch (SQLException e) {
             log.warn("Could not read the values of field {} ({}.{}): {}", field.id, table.name, field.name, e.getMessage());
             return Outcome.FAILED;
@@ -181,21 +182,14 @@ public final class FieldValuesService {
     }
 
     /** Distinct values, at most {@value #DISTINCT_LIMIT} + 1 (to tell whether there are more). */
-    private static List<Object> distinctValues(Connection connection, SqlDialect dialect, Table table, Field field)
+    private static List<Object> distinctValues(WarehouseSession session, SqlDialect dialect, Table table, Field field)
             throws SQLException {
         String column = dialect.quote(field.name);
         String sql = "SELECT " + column + " FROM " + dialect.qualify(table.schemaName, table.name) + " GROUP BY " + column
                 + " ORDER BY " + column + " " + dialect.limit(DISTINCT_LIMIT + 1);
         List<Object> values = new ArrayList<>();
-        try (Statement statement = connection.createStatement()) {
-            statement.setMaxRows(DISTINCT_LIMIT + 1);
-            statement.setQueryTimeout(300);
-            try (ResultSet rs = statement.executeQuery(sql)) {
-                while (rs.next()) {
-                    values.add(jsonValue(BaseTypes.isText(field.baseType) ? rs.getString(1) : rs.getObject(1)));
-                }
-            }
-        }
+        boolean text = BaseTypes.isText(field.baseType);
+        session.query(sql, List.of(), false, DISTINCT_LIMIT + 1, row -> values.add(jsonValue(text ? row.text(1) : row.get(1))));
         return values;
     }
 

@@ -3,11 +3,12 @@ package io.quarry.sync;
 import io.quarry.appdb.Db;
 import io.quarry.driver.Driver;
 import io.quarry.warehouse.Database;
+import io.quarry.qp.WarehouseSession;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.Table;
 import io.quarry.warehouse.WarehouseMapper;
-import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,16 +35,22 @@ import java.util.Set;
 public final class SchemaSync {
     private final Db db;
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final Clock clock;
 
-    public SchemaSync(Db db, DatabaseService databases, Clock clock) {
+    public SchemaSync(Db db, DatabaseService databases, Warehouses warehouses, Clock clock) {
         this.db = db;
         this.databases = databases;
+        this.warehouses = warehouses;
         this.clock = clock;
     }
 
     Db db() {
         return db;
+    }
+
+    Warehouses warehouses() {
+        return warehouses;
     }
 
     Clock clock() {
@@ -73,9 +80,9 @@ public final class SchemaSync {
      */
     Metadata read(Database database, Set<Key> knownTables) throws SQLException {
         Driver driver = databases.driverOf(database);
-        try (Connection connection = databases.connect(database)) {
-            DatabaseMetaData meta = connection.getMetaData();
-            String catalog = connection.getCatalog();
+        try (WarehouseSession session = warehouses.openRead(database)) {
+            DatabaseMetaData meta = session.metadata();
+            String catalog = session.catalog();
             Map<Key, FoundTable> tables = new java.util.LinkedHashMap<>();
             try (ResultSet rs = meta.getTables(catalog, null, "%", new String[]{"TABLE", "VIEW", "BASE TABLE", "MATERIALIZED VIEW",
                     "FOREIGN TABLE", "PARTITIONED TABLE"})) {
@@ -110,7 +117,7 @@ public final class SchemaSync {
             if (knownTables != null) {
                 List<Key> newTables = tables.keySet().stream().filter(k -> !knownTables.contains(k)).toList();
                 emptyNewTables = newTables.isEmpty() ? Set.of()
-                        : Analyzer.withoutRows(connection, driver.dialect(), newTables, Key::schema, Key::table);
+                        : Analyzer.withoutRows(session, driver.dialect(), newTables, Key::schema, Key::table);
             }
             return new Metadata(new ArrayList<>(tables.values()), primaryKeys, foreignKeys,
                     meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion(), emptyNewTables);

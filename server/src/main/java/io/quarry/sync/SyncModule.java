@@ -1,7 +1,7 @@
 package io.quarry.sync;
 
 import io.quarry.appdb.Db;
-import io.quarry.driver.DatabasePools;
+import io.quarry.qp.Warehouses;
 import io.quarry.schedule.ClusterJobs;
 import io.quarry.warehouse.DatabaseService;
 import java.time.Clock;
@@ -12,11 +12,11 @@ import java.util.concurrent.ScheduledExecutorService;
  * schedules start with {@link #start()}, once the whole application is built.
  */
 public record SyncModule(SchemaSync schemaSync, SyncService sync, FieldValuesService fieldValues, SyncSchedules syncSchedules) {
-    public static SyncModule create(Clock clock, Db db, DatabaseService databases, DatabasePools databasePools,
+    public static SyncModule create(Clock clock, Db db, DatabaseService databases, Warehouses warehouses,
             ScheduledExecutorService scheduler, ClusterJobs clusterJobs) {
-        SchemaSync schemaSync = new SchemaSync(db, databases, clock);
+        SchemaSync schemaSync = new SchemaSync(db, databases, warehouses, clock);
         SyncService sync = new SyncService(databases, schemaSync, scheduler);
-        return new SyncModule(schemaSync, sync, sync.fieldValues(), new SyncSchedules(db, sync, databasePools, scheduler, clusterJobs, clock));
+        return new SyncModule(schemaSync, sync, sync.fieldValues(), new SyncSchedules(db, sync, warehouses, scheduler, clusterJobs, clock));
     }
 
     /** Schedules every database's sync and field values scan. */

@@ -1,21 +1,24 @@
 package io.quarry.sync;
 
+import io.quarry.core.Caller;
+import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.Driver;
-import io.quarry.driver.Drivers;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.web.error.ApiException;
+import io.quarry.web.error.Checks;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,17 +29,17 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class SyncResource {
-    /** How long sync_schema waits to learn whether the database answers at all. */
-    static final int CONNECT_CHECK_SECONDS = 10;
     private static final Map<String, Object> OK = Map.of("status", "ok");
 
     private final DatabaseService databases;
     private final SyncService sync;
+    private final Caller caller;
 
     @Inject
-    public SyncResource(DatabaseService databases, SyncService sync) {
+    public SyncResource(DatabaseService databases, SyncService sync, Caller caller) {
         this.databases = databases;
         this.sync = sync;
+        this.caller = caller;
     }
 
     /**
@@ -48,16 +51,32 @@ public final class SyncResource {
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> syncSchema(@PathParam("id") PosInt id) {
         Database database = databases.require(id.value());
-        Driver driver = databases.driverOf(database);
-        try (Connection ignored = Drivers.connect(driver.connectionSpec(database.details), CONNECT_CHECK_SECONDS)) {
-            // reachable
-        } catch (SQLException e) {
-            Map<String, String> explained = driver.explainConnectionFailure(e, database.details);
-            String message = explained.containsKey("message") ? explained.get("message") : explained.values().iterator().next();
-            throw new ApiException(422, message);
+        ConnectionTester.Failure unreachable = databases.testConnection(database.engine, database.details);
+        if (unreachable != null) {
+            throw new ApiException(422, unreachable.message());
         }
         sync.request(database.id, SyncService.SCHEMA, false);
         return OK;
+    }
+
+    /**
+     * The schemas sync could read, asked of the database itself (system schemas left out), sorted; administrators
+     * only (a 404 for an unknown database first, as for other users).
+     */
+    @GET
+    @Path("{id}/syncable_schemas")
+    @Access(Access.Level.USER)
+    public List<String> syncableSchemas(@PathParam("id") PosInt id) {
+        Database database = databases.require(id.value());
+        Checks.permitted(caller.superuser());
+        try {
+            return sync.syncableSchemas(database);
+        } catch (SQLException e) {
+            Driver driver = databases.driverOf(database);
+            Map<String, String> explained = driver.explainConnectionFailure(e, database.details);
+            String message = explained.getOrDefault("message", explained.values().stream().findFirst().orElse(e.getMessage()));
+            throw new ApiException(400, message);
+        }
     }
 
     /** Refreshes the cached values of every list field, in the background. */

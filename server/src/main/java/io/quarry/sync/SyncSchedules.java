@@ -1,7 +1,7 @@
 package io.quarry.sync;
 
 import io.quarry.appdb.Db;
-import io.quarry.driver.DatabasePools;
+import io.quarry.qp.Warehouses;
 import io.quarry.schedule.ClusterJobs;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
@@ -57,18 +57,18 @@ public final class SyncSchedules implements ClusterJobs.JobSource {
 
     private final Db db;
     private final SyncService sync;
-    private final DatabasePools pools;
+    private final Warehouses warehouses;
     private final ScheduledExecutorService scheduler;
     private final ClusterJobs clusterJobs;
     private final Clock clock;
     private final ZoneId zone;
     private final Map<Long, Map<Kind, Cron>> entries = new HashMap<>();
 
-    public SyncSchedules(Db db, SyncService sync, DatabasePools pools, ScheduledExecutorService scheduler,
+    public SyncSchedules(Db db, SyncService sync, Warehouses warehouses, ScheduledExecutorService scheduler,
             ClusterJobs clusterJobs, Clock clock) {
         this.db = db;
         this.sync = sync;
-        this.pools = pools;
+        this.warehouses = warehouses;
         this.scheduler = scheduler;
         this.clusterJobs = clusterJobs;
         this.clock = clock;
@@ -88,7 +88,7 @@ public final class SyncSchedules implements ClusterJobs.JobSource {
                 if (db.with(SyncMapper.class, m -> m.scheduleRow(databaseId)) == null) {
                     // deleted while this run was under way: the run may have opened a pool again
                     cancel(databaseId);
-                    pools.close(databaseId);
+                    warehouses.forget(databaseId);
                 }
             }
         });

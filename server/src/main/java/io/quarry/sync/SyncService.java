@@ -1,10 +1,13 @@
 package io.quarry.sync;
 
 import io.quarry.appdb.Db;
+import io.quarry.driver.Driver;
+import io.quarry.qp.WarehouseSession;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.SyncLauncher;
 import io.quarry.warehouse.WarehouseMapper;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,9 +96,25 @@ public final class SyncService implements SyncLauncher {
         this.databases = databases;
         this.schemaSync = schemaSync;
         this.db = schemaSync.db();
-        this.analyzer = new Analyzer(schemaSync.db(), databases, schemaSync.clock());
-        this.fieldValues = new FieldValuesService(schemaSync.db(), databases, schemaSync.clock());
+        this.analyzer = new Analyzer(schemaSync.db(), databases, schemaSync.warehouses(), schemaSync.clock());
+        this.fieldValues = new FieldValuesService(schemaSync.db(), databases, schemaSync.warehouses(), schemaSync.clock());
         this.executor = executor;
+    }
+
+    /** The schemas sync could read, asked of the database itself (system schemas left out), sorted. */
+    public List<String> syncableSchemas(Database database) throws SQLException {
+        Driver driver = databases.driverOf(database);
+        java.util.TreeSet<String> schemas = new java.util.TreeSet<>();
+        try (WarehouseSession session = schemaSync.warehouses().openRead(database);
+             java.sql.ResultSet rs = session.metadata().getSchemas()) {
+            while (rs.next()) {
+                String schema = rs.getString("TABLE_SCHEM");
+                if (schema != null && !driver.systemSchemas().contains(schema)) {
+                    schemas.add(schema);
+                }
+            }
+        }
+        return new ArrayList<>(schemas);
     }
 
     /** Cached field values: reading, refreshing and discarding them. */

@@ -388,15 +388,6 @@ public final class DatabaseMetadataResource {
     }
 
     @GET
-    @Path("{id}/syncable_schemas")
-    @Access(Access.Level.USER)
-    public List<String> syncableSchemas(@PathParam("id") PosInt id) {
-        Database database = readable(id.value());
-        Checks.permitted(caller.superuser());
-        return metadata.syncableSchemas(database);
-    }
-
-    @GET
     @Path("{id}/usage_info")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Long> usageInfo(@PathParam("id") PosInt id) {

@@ -5,12 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.quarry.appdb.Db;
 import io.quarry.appdb.RevisionCache;
 import io.quarry.driver.ConnectionTester;
-import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Driver;
 import io.quarry.driver.Drivers;
 import io.quarry.web.error.Checks;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -19,11 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
 import org.apache.ibatis.session.SqlSession;
 
 /**
- * Connected databases: storing them (details decoded here, never elsewhere), trying their connection details, and
- * connecting to them.
+ * Connected databases: storing them (details decoded here, never elsewhere) and trying their connection details.
+ * Connections to them are the query runner's alone ({@code io.quarry.qp.Warehouses}); this service tells it when a
+ * database's connection changed or the database is gone ({@link #onConnectionChanged}).
  */
 public final class DatabaseService {
     /** Metabase's default: metadata sync hourly; Quarry picks the minute when none is given. */
@@ -33,31 +32,22 @@ public final class DatabaseService {
     private final Db db;
     private final RevisionCache<Long, Database> shared;
     private final Drivers drivers;
-    private final DatabasePools pools;
     private final DetailsCodec codec;
     private final ConnectionTester tester;
     private final Clock clock;
     private final BiConsumer<SqlSession, Database> onCreate;
-    /**
-     * The connection spec last built for each database, reused while the database is the same cached object (its
-     * details unchanged: a change reads a new one) in the same mode: parsing the details and building the URL and
-     * properties on every connection was ~2 % of a card query.
-     */
-    private final Map<Long, BuiltSpec> specs = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private record BuiltSpec(Database database, boolean mayWrite, Driver.ConnectionSpec spec) {
-    }
+    /** Told the id of a database whose connection changed or that was deleted (the runner closes its pools). */
+    private final List<LongConsumer> connectionListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param onCreate runs in the transaction that stores each new database (the data permissions module grants its
      *        defaults)
      */
-    public DatabaseService(Db db, Drivers drivers, DatabasePools pools, DetailsCodec codec, ConnectionTester tester, Clock clock,
+    public DatabaseService(Db db, Drivers drivers, DetailsCodec codec, ConnectionTester tester, Clock clock,
             BiConsumer<SqlSession, Database> onCreate) {
         this.db = requireNonNull(db, "db is null");
         this.shared = db.cache(1_000);
         this.drivers = requireNonNull(drivers, "drivers is null");
-        this.pools = requireNonNull(pools, "pools is null");
         this.codec = requireNonNull(codec, "codec is null");
         this.tester = requireNonNull(tester, "tester is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -113,8 +103,7 @@ public final class DatabaseService {
     public Database update(Database database, boolean connectionChanged) {
         Database updated = update(database);
         if (connectionChanged) {
-            specs.remove(database.id);
-            pools.close(database.id);
+            connectionChanged(database.id);
         }
         return updated;
     }
@@ -191,8 +180,18 @@ public final class DatabaseService {
                 }
             }
         }
-        specs.remove(id);
-        pools.close(id);
+        connectionChanged(id);
+    }
+
+    /** Registers a listener told the id of each database whose connection changed or that was deleted. */
+    public void onConnectionChanged(LongConsumer listener) {
+        connectionListeners.add(requireNonNull(listener, "listener is null"));
+    }
+
+    private void connectionChanged(long id) {
+        for (LongConsumer listener : connectionListeners) {
+            listener.accept(id);
+        }
     }
 
     private static boolean isDeadlock(Throwable e) {
@@ -215,25 +214,6 @@ public final class DatabaseService {
 
     /** The database-local setting that switches model persistence on for a database (set by the persistence module). */
     public static final String PERSIST_MODELS_SETTING = "persist-models-enabled";
-
-    /** A pooled connection to a connected database; the caller closes it. */
-    public Connection connect(Database database) throws SQLException {
-        return connect(database, mayWrite(database));
-    }
-
-    /**
-     * A pooled connection, opened for writing when {@code mayWrite} (persistence builds and drops its tables, also
-     * while switching persistence on or off; actions write rows). Engines whose files are opened read-only open them
-     * read-write then.
-     */
-    public Connection connect(Database database, boolean mayWrite) throws SQLException {
-        BuiltSpec built = specs.get(database.id);
-        if (built == null || built.database() != database || built.mayWrite() != mayWrite) {
-            built = new BuiltSpec(database, mayWrite, driverOf(database).connectionSpec(database.details, mayWrite));
-            specs.put(database.id, built);
-        }
-        return pools.connection(database.id, built.spec());
-    }
 
     /** The database-local setting that lets actions run on (and so write to) a database. */
     public static final String ENABLE_ACTIONS_SETTING = "database-enable-actions";

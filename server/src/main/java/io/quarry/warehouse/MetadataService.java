@@ -254,27 +254,6 @@ public final class MetadataService {
         return result;
     }
 
-    // --- schemas read live -----------------------------------------------------------------------------------------
-
-    /** The schemas sync could read, asked of the database itself (system schemas left out), sorted. */
-    public List<String> syncableSchemas(Database database) {
-        Driver driver = databases.driverOf(database);
-        TreeSet<String> schemas = new TreeSet<>();
-        try (Connection connection = databases.connect(database); ResultSet rs = connection.getMetaData().getSchemas()) {
-            while (rs.next()) {
-                String schema = rs.getString("TABLE_SCHEM");
-                if (schema != null && !driver.systemSchemas().contains(schema)) {
-                    schemas.add(schema);
-                }
-            }
-        } catch (SQLException e) {
-            Map<String, String> explained = driver.explainConnectionFailure(e, database.details);
-            String message = explained.getOrDefault("message", explained.values().stream().findFirst().orElse(e.getMessage()));
-            throw new ApiException(400, message);
-        }
-        return new ArrayList<>(schemas);
-    }
-
     // --- editing tables ----------------------------------------------------------------------------------------------
 
     /** What a PUT on tables changes: a key is present when the change applies. */

@@ -58,7 +58,7 @@ public final class SampleDatabaseService {
         Path file = SampleDatabase.ensure(directory());
         Database database = new Database();
         database.name = NAME;
-        database.engine = "h2";
+        database.engine = SampleDatabase.ENGINE;
         database.isSample = true;
         database.details = details(file);
         Database created = databases.create(database);

@@ -30,7 +30,7 @@ public record WarehouseModule(Drivers drivers, DatabasePools databasePools, Conn
         Drivers drivers = Drivers.standard(config.dbType == AppConfig.DbType.H2 ? config.dbUrl : null);
         DatabasePools databasePools = new DatabasePools(connectionPools, config.queryTimeoutSeconds, maxPoolSize);
         ConnectionTester connectionTester = new ConnectionTester(drivers, connectionTimeoutMillis);
-        DatabaseService databases = new DatabaseService(db, drivers, databasePools, DetailsCodec.forKey(config.encryptionSecretKey),
+        DatabaseService databases = new DatabaseService(db, drivers, DetailsCodec.forKey(config.encryptionSecretKey),
                 connectionTester, clock, onDatabaseCreated);
         return new WarehouseModule(drivers, databasePools, connectionTester, databases);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.testing.ThroughQuarry;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.MariaDbServer;
@@ -88,12 +89,7 @@ class ActionsEnginesIT {
         }
         long db = connect("duckdb", Map.of("db", file.toString()));
         // DuckDB lets one process open a file with one configuration: read it through Quarry's own pool
-        exercise(db, true, sql -> {
-            var databases = server.quarry().databases;
-            try (Connection c = databases.connect(databases.require(db))) {
-                return rows(c, sql);
-            }
-        });
+        exercise(db, true, sql -> ThroughQuarry.rows(server.quarry(), db, sql));
     }
 
     @Test

@@ -50,7 +50,7 @@ class ActionsIT {
         admin = anonymous.as(Fixtures.setUp(anonymous));
         shop = TargetDatabases.h2Shop();
         h2Db = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(h2Db).get();
         customers = tableId(h2Db, "CUSTOMERS");
         String email = "actor@example.com";
@@ -116,7 +116,7 @@ class ActionsIT {
     void actionsNeedTheDatabaseSwitch() throws Exception {
         Path other = TargetDatabases.h2Shop();
         long db = admin.post(200, "database", Map.of("engine", "h2", "name", "Switched off",
-                "details", Map.of("db", "file:" + other, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + other, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(db).get();
         long off = model("Off", db, tableId(db, "CUSTOMERS"), writable);
         JsonNode refused = admin.post(400, "action", Map.of("name", "x", "type", "implicit", "kind", "row/create", "model_id", off)).json();

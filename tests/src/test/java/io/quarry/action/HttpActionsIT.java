@@ -58,7 +58,7 @@ class HttpActionsIT {
         anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
         long db = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(db).get();
         long table = -1;
         for (JsonNode t : admin.get(200, "database/" + db + "/metadata").json().get("tables")) {

@@ -26,7 +26,7 @@ class PromptsTest {
             }
             tables.add(new TableInfo(t, "PUBLIC", name, name.replace('_', ' '), null, fields));
         }
-        return new SchemaSnapshot(1, "postgres", tables, null);
+        return new SchemaSnapshot(1, "PostgreSQL", tables, null);
     }
 
     @Test

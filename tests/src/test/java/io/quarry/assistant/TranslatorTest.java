@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The offline translator's reading of questions, over a small hand-made schema. */
 class TranslatorTest {
-    private static final SchemaSnapshot SHOP = new SchemaSnapshot(7, "h2", List.of(
+    private static final SchemaSnapshot SHOP = new SchemaSnapshot(7, "H2", List.of(
             new TableInfo(1, "PUBLIC", "ORDERS", "Orders", null, List.of(
                     new FieldInfo(10, 1, "ID", "ID", "type/BigInteger", "type/PK", null, List.of()),
                     new FieldInfo(11, 1, "USER_ID", "User ID", "type/Integer", "type/FK", 20L, List.of()),

@@ -43,7 +43,7 @@ public final class CollectionsBenchmark {
             String session = Fixtures.setUp(api);
             Api admin = api.as(session);
             long databaseId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                    "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                    "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                     .json().get("id").asLong();
             long seedStart = System.nanoTime();
             long[] collections = ContentSeeder.seed(server, databaseId);

@@ -49,7 +49,7 @@ public final class SoakBenchmark {
             String session = Fixtures.setUp(api);
             Api admin = api.as(session);
             long databaseId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                    "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                    "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                     .json().get("id").asLong();
             long[] collections = new long[50];
             long[] cards = new long[200];

@@ -49,7 +49,7 @@ class CardUploadIT {
         admin = anonymous.as(session);
         userKey = admin.post(200, "api-key", Map.of("name", "Uploader", "group_id", 1)).json().get("unmasked_key").asText();
         h2Db = admin.post(200, "database", Map.of("engine", "h2", "name", "Uploads H2", "details",
-                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         PostgresTargets.ensureDriver(server.quarry());
         pgName = PostgresTargets.create("uploads");
         pgDb = admin.post(200, "database", Map.of("engine", "postgres", "name", "Uploads PG", "details",

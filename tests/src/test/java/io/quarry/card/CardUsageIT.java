@@ -38,7 +38,7 @@ class CardUsageIT {
 
     private static long shop(Api admin) throws Exception {
         return admin.post(200, "database", Map.of("engine", "h2", "name", "Shop", "details",
-                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
     }
 
     /** THREADS x PER_THREAD card queries, THREADS at a time. */

@@ -56,7 +56,7 @@ final class CollectionSupport {
     /** A database to hang cards on (an H2 file; not synced, cards inserted by SQL need only its id). */
     static long database(Api admin) throws Exception {
         return admin.post(200, "database", Map.of("engine", "h2", "name", "Shop " + SEQ.incrementAndGet(),
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                 .json().get("id").asLong();
     }
 

@@ -60,7 +60,7 @@ class DashboardParamsIT {
         sample = SampleDatabase.ensure(Path.of("target", "mbql-sample").toAbsolutePath());
         long sampleId = addDatabase("Sample Database", "file:" + sample + ";ACCESS_MODE_DATA=r", SampleDatabase.USER, SampleDatabase.PASSWORD);
         shop = TargetDatabases.h2Shop();
-        long shopId = addDatabase("Shop", "file:" + shop, "sa", "secret-pw");
+        long shopId = addDatabase("Shop", "file:" + shop, TargetDatabases.H2_USER, TargetDatabases.H2_PASSWORD);
         long products = table(sampleId, "PRODUCTS");
         long orders = table(sampleId, "ORDERS");
         long category = field(sampleId, "PRODUCTS", "CATEGORY");

@@ -34,7 +34,7 @@ class DashboardPermissionsIT {
         admin = anonymous.as(Fixtures.setUp(anonymous));
         user = Fixtures.ordinaryCaller(anonymous, admin);
         dbId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
     }
 
     @AfterAll

@@ -34,7 +34,7 @@ class DatabasePoolsTest {
         try (DatabasePools pools = new DatabasePools(registry, 0, () -> 7)) {
             List<Connection> burst = new ArrayList<>();
             for (int i = 0; i < 7; i++) {
-                burst.add(pools.connection(1, spec("warm", "sa")));
+                burst.add(pools.connection(1, false, spec("warm", "sa")));
             }
             assertEquals(7, stats(registry, 1).get("numBusyConnections"));
             assertEquals(7, stats(registry, 1).get("maxPoolSize"));
@@ -43,7 +43,7 @@ class DatabasePoolsTest {
             }
             // the old pool kept 5 idle and closed the rest; now all 7 wait for the next burst
             assertEquals(7, stats(registry, 1).get("numIdleConnections"));
-            try (Connection again = pools.connection(1, spec("warm", "sa")); ResultSet rs = again.createStatement().executeQuery("SELECT 1")) {
+            try (Connection again = pools.connection(1, false, spec("warm", "sa")); ResultSet rs = again.createStatement().executeQuery("SELECT 1")) {
                 assertTrue(rs.next());
             }
             assertEquals(7, stats(registry, 1).get("numConnections"), "no connection was opened for the next query");
@@ -54,14 +54,14 @@ class DatabasePoolsTest {
     void anEqualSpecKeepsThePoolAndAChangedOneReplacesIt() throws Exception {
         ConnectionPools registry = new ConnectionPools();
         try (DatabasePools pools = new DatabasePools(registry, 0, () -> 3)) {
-            pools.connection(2, spec("spec", "sa")).close();
+            pools.connection(2, false, spec("spec", "sa")).close();
             assertEquals(1, stats(registry, 2).get("numIdleConnections"));
-            try (Connection same = pools.connection(2, spec("spec", "sa"))) {
+            try (Connection same = pools.connection(2, false, spec("spec", "sa"))) {
                 // another Properties object with the same content: the same pool, its idle connection reused
                 assertEquals(1, stats(registry, 2).get("numConnections"));
                 assertEquals(0, stats(registry, 2).get("numIdleConnections"));
             }
-            try (Connection changed = pools.connection(2, spec("spec", "SA"))) {
+            try (Connection changed = pools.connection(2, false, spec("spec", "SA"))) {
                 // a new pool: the old one closed with its idle connection
                 assertEquals(1, stats(registry, 2).get("numBusyConnections"));
                 assertEquals(0, stats(registry, 2).get("numIdleConnections"));

@@ -62,12 +62,37 @@ class H2DriverTest {
         H2Driver driver = new H2Driver();
         Driver.ConnectionSpec spec = driver.connectionSpec(Map.of("db", "file:" + dir + "/a/../shop.mv.db;ACCESS_MODE_DATA=r;USER=GUEST;PASSWORD=guest",
                 "password", "other"));
-        assertEquals("jdbc:h2:file:" + dir.resolve("shop") + ";ACCESS_MODE_DATA=r;IFEXISTS=TRUE", spec.url());
+        // the URL is the file alone: every setting is a property, which H2 never unescapes
+        assertEquals("jdbc:h2:file:" + dir.resolve("shop"), spec.url());
         assertEquals("GUEST", spec.properties().getProperty("user"));
         assertEquals("other", spec.properties().getProperty("password"), "the password detail wins over the URL's");
-        // IFEXISTS=FALSE cannot switch creation back on
-        assertTrue(driver.connectionSpec(Map.of("db", dir + "/x;IFEXISTS=FALSE")).url().endsWith(";IFEXISTS=TRUE"));
-        assertFalse(driver.connectionSpec(Map.of("db", dir + "/x;IFEXISTS=FALSE")).url().contains("FALSE"));
+        assertEquals("TRUE", spec.properties().getProperty("IFEXISTS"));
+        assertEquals("r", spec.properties().getProperty("ACCESS_MODE_DATA"), "read-only unless Quarry may write to it");
+        assertEquals("rw", driver.connectionSpec(Map.of("db", dir + "/x;ACCESS_MODE_DATA=r"), true).properties().getProperty("ACCESS_MODE_DATA"));
+        // IFEXISTS=FALSE cannot switch creation back on, nor ACCESS_MODE_DATA=rw writing
+        Driver.ConnectionSpec tried = driver.connectionSpec(Map.of("db", dir + "/x;IFEXISTS=FALSE;ACCESS_MODE_DATA=rw"));
+        assertEquals("TRUE", tried.properties().getProperty("IFEXISTS"));
+        assertEquals("r", tried.properties().getProperty("ACCESS_MODE_DATA"));
+        assertEquals("jdbc:h2:file:" + dir.resolve("x"), tried.url());
+    }
+
+    /**
+     * Issue #25 (7): a trailing backslash on the last option once escaped the {@code ;} of the {@code ;IFEXISTS=TRUE}
+     * Quarry appended, so H2 created a new database at any writable path. Values are properties now, and a backslash
+     * in one is refused.
+     */
+    @Test
+    void aTrailingBackslashCannotSwallowIfExists() throws Exception {
+        H2Driver driver = new H2Driver();
+        assertTrue(refusal(driver, "file:" + dir + "/created;MODE=PostgreSQL\\").contains("backslash"));
+        Driver.ConnectionSpec spec = driver.connectionSpec(Map.of("db", "file:" + dir + "/created;MODE=PostgreSQL"));
+        assertEquals("TRUE", spec.properties().getProperty("IFEXISTS"));
+        java.util.Properties properties = new java.util.Properties();
+        properties.putAll(spec.properties());
+        properties.setProperty("user", "sa");
+        assertThrows(java.sql.SQLException.class, () -> new org.h2.Driver().connect(spec.url(), properties).close(),
+                "no database is created where none exists");
+        assertFalse(java.nio.file.Files.exists(dir.resolve("created.mv.db")));
     }
 
     @Test

@@ -22,7 +22,7 @@ final class PermissionFixtures {
     /** Adds the small H2 shop as a database and waits for its first sync; returns its id. */
     static long addShop(TestServer server, Api admin, String name) throws Exception {
         long id = admin.post(200, "database", Map.of("engine", "h2", "name", name,
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(id).get();
         return id;
     }

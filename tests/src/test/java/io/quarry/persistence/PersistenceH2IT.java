@@ -22,7 +22,7 @@ class PersistenceH2IT extends PersistenceContract {
 
     @Override
     protected Map<String, Object> target() {
-        return Map.of("engine", "h2", "name", "Shop", "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"));
+        return Map.of("engine", "h2", "name", "Shop", "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD));
     }
 
     @Override

@@ -34,7 +34,7 @@ class NativeDatasetIT {
         admin = api.as(Fixtures.setUp(api));
         shop = TargetDatabases.h2Shop();
         dbId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(dbId).get();
         List<Field> fields = server.quarry().db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(dbId));
         categoryFieldId = fields.stream().filter(f -> f.name.equals("CATEGORY")).findFirst().orElseThrow().id;

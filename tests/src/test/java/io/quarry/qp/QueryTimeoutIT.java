@@ -44,7 +44,7 @@ class QueryTimeoutIT {
         String schema = "timeout_" + ProcessHandle.current().pid();
         mariadb.createDatabase(schema);
         add("mysql", Map.of("host", "127.0.0.1", "port", mariadb.port(), "dbname", schema, "user", "root"));
-        add("h2", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"));
+        add("h2", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD));
         Path sqlite = Files.createTempDirectory("quarry-timeout").resolve("slow.sqlite");
         try (var c = new org.sqlite.JDBC().connect("jdbc:sqlite:" + sqlite, new java.util.Properties())) {
             c.createStatement().execute("CREATE TABLE t (x INTEGER)");

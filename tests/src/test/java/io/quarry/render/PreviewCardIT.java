@@ -51,7 +51,7 @@ class PreviewCardIT {
         ordinary = Fixtures.ordinaryCaller(anonymous, admin);
         Path shop = TargetDatabases.h2Shop();
         long db = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(db).get();
         barCard = card(db, "Sales <b>by</b> category", "bar",
                 "SELECT CATEGORY, SUM(TOTAL) AS TOTAL FROM ORDERS GROUP BY CATEGORY ORDER BY CATEGORY",

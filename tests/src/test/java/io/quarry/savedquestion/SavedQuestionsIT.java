@@ -61,7 +61,7 @@ class SavedQuestionsIT {
                 .json().get("id").asLong();
         server.quarry().sync.syncInBackground(sampleId).get();
         shopId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(shopId).get();
         List<Table> tables = server.quarry().db.with(WarehouseMapper.class, m -> m.listTables(sampleId, true));
         ordersTable = tables.stream().filter(t -> t.name.equalsIgnoreCase("ORDERS")).findFirst().orElseThrow().id;

@@ -1,5 +1,6 @@
 package io.quarry.schedule;
 
+import io.quarry.testing.TargetDatabases;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -172,7 +173,7 @@ class ClusterJobsIT {
         io.quarry.warehouse.Database database = new io.quarry.warehouse.Database();
         database.engine = "h2";
         database.name = "Scheduled once";
-        database.details = Map.of("db", "file:" + io.quarry.testing.TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw");
+        database.details = Map.of("db", "file:" + io.quarry.testing.TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD);
         database.metadataSyncSchedule = "0 0 * * * ? *";
         // not the random daily hour a new database gets: at 11 it fired with the metadata sync below (a second run)
         database.cacheFieldValuesSchedule = "0 30 4 * * ? *";

@@ -90,7 +90,7 @@ class SearchIT {
 
     private static long addDatabase(String name) throws Exception {
         long id = admin.post(200, "database", Map.of("engine", "h2", "name", name, "details",
-                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(id).get();
         return id;
     }

@@ -150,7 +150,7 @@ class SegmentIT {
     @Test
     void readingNeedsDataAccessToTheSegmentsTable() throws Exception {
         long shop = admin.post(200, "database", Map.of("engine", "h2", "name", "Guarded shop", "details",
-                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(shop).get();
         long shopOrders = AppDbSql.count(server, "SELECT id FROM metabase_table WHERE db_id = ? AND name = 'ORDERS'", shop);
         long id = admin.post(200, "segment", Map.of("name", "Guarded orders", "table_id", shopOrders,

@@ -58,7 +58,7 @@ class SyncIT {
                 .json().get("unmasked_key").asText());
         h2Shop = SyncTargets.h2RichShop();
         h2Id = admin.post(200, "database", Map.of("engine", "h2", "name", "Rich shop",
-                "details", Map.of("db", "file:" + h2Shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + h2Shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         awaitSynced(quarry, admin, h2Id);
     }
 
@@ -254,7 +254,7 @@ class SyncIT {
     void aPersonsChoicesSurviveSyncsAndNewColumnsAreAnalyzed() throws Exception {
         Path shop = SyncTargets.h2RichShop();
         long id = admin.post(200, "database", Map.of("engine", "h2", "name", "Edited shop",
-                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         awaitSynced(quarry, admin, id);
         Field city = field(quarry, id, "customers.city");
         city.semanticType = "type/Description";
@@ -288,7 +288,7 @@ class SyncIT {
                 "CREATE TABLE CUSTOMERS (ID BIGINT PRIMARY KEY, EMAIL VARCHAR(200), CREATED_AT TIMESTAMP)",
                 "CREATE TABLE ORDERS (ID BIGINT PRIMARY KEY, CUSTOMER_ID BIGINT REFERENCES CUSTOMERS(ID), TOTAL DOUBLE PRECISION)");
         long id = admin.post(200, "database", Map.of("engine", "h2", "name", "Empty shop",
-                "details", Map.of("db", "file:" + file, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + file, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         awaitSynced(quarry, admin, id);
         Map<String, Field> fields = fields(quarry, id);
         Map<String, String> types = new HashMap<>();
@@ -361,7 +361,7 @@ class SyncIT {
     @Test
     void dismissingTheSpinnerCompletesTheDatabaseAndItsTables() {
         long id = admin.post(200, "database", Map.of("engine", "h2", "name", "Small shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         awaitSynced(quarry, admin, id);
         quarry.db.run(session -> {
             session.getMapper(WarehouseMapper.class).updateDatabaseSyncStatus(id, "incomplete");

@@ -54,7 +54,7 @@ class SyncRunsIT {
 
     private static long addH2(String name, Path file) {
         long id = admin.post(200, "database", Map.of("engine", "h2", "name", name,
-                "details", Map.of("db", "file:" + file, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + file, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         awaitSynced(quarry, admin, id);
         return id;
     }
@@ -165,7 +165,7 @@ class SyncRunsIT {
         Database database = new Database();
         database.engine = "h2";
         database.name = "Metadata only";
-        database.details = Map.of("db", "file:" + SyncTargets.h2RichShop(), "user", "sa", "password", "secret-pw");
+        database.details = Map.of("db", "file:" + SyncTargets.h2RichShop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD);
         database.isFullSync = false;
         long id = quarry.databases.create(database).id;
         quarry.sync.syncInBackground(id).get(60, TimeUnit.SECONDS);
@@ -192,7 +192,7 @@ class SyncRunsIT {
         Database database = new Database();
         database.engine = "h2";
         database.name = "On demand";
-        database.details = Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw");
+        database.details = Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD);
         database.isOnDemand = true;
         long id = quarry.databases.create(database).id;
         quarry.sync.syncInBackground(id).get(60, TimeUnit.SECONDS);

@@ -26,7 +26,7 @@ class SyncServiceTest {
             runs.incrementAndGet();
             task.run();
         };
-        SyncService sync = new SyncService(databases, new SchemaSync(null, databases, java.time.Clock.systemUTC()), direct);
+        SyncService sync = new SyncService(databases, new SchemaSync(null, databases, null, java.time.Clock.systemUTC()), direct);
         CompletableFuture<Void> first = sync.syncInBackground(1);
         first.get();
         CompletableFuture<Void> second = sync.syncInBackground(1);
@@ -40,7 +40,7 @@ class SyncServiceTest {
     void aSyncAskedForWhileOneRunsJoinsIt() throws Exception {
         DatabaseService databases = mock(DatabaseService.class);
         List<Runnable> queued = new ArrayList<>();
-        SyncService sync = new SyncService(databases, new SchemaSync(null, databases, java.time.Clock.systemUTC()), queued::add);
+        SyncService sync = new SyncService(databases, new SchemaSync(null, databases, null, java.time.Clock.systemUTC()), queued::add);
         CompletableFuture<Void> first = sync.syncInBackground(1);
         assertSame(first, sync.syncInBackground(1));
         assertTrue(sync.isSyncing(1));

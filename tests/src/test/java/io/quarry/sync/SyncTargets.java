@@ -1,5 +1,6 @@
 package io.quarry.sync;
 
+import io.quarry.testing.TargetDatabases;
 import io.quarry.boot.Quarry;
 import io.quarry.driver.DetailField;
 import io.quarry.driver.Driver;
@@ -46,11 +47,14 @@ final class SyncTargets {
     private SyncTargets() {
     }
 
-    /** A new H2 file holding the rich shop; the path is the {@code db} detail (user sa, password secret-pw). */
+    /** A new H2 file holding the rich shop; the path is the {@code db} detail (user sa or {@link TargetDatabases#H2_USER}). */
     static Path h2RichShop() throws Exception {
         Path file = Files.createTempDirectory("quarry-sync-target").resolve("richshop");
         try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, "sa", "secret-pw")) {
             fill(c);
+            try (Statement s = c.createStatement()) {
+                TargetDatabases.addAnalyst(s);
+            }
         }
         return file;
     }

@@ -9,7 +9,27 @@ import java.sql.Statement;
 
 /** Small real databases for Quarry to connect to in tests. */
 public final class TargetDatabases {
+    /**
+     * The user Quarry connects to test H2 files as: no administrator (SQL a person wrote never runs as one: an H2
+     * administrator reaches the host through SQL), with the rights of an analyst who may also change rows and, for
+     * persisted models and uploads, create tables ({@code ALTER ANY SCHEMA}, which is no admin right).
+     */
+    public static final String H2_USER = "ANALYST";
+    public static final String H2_PASSWORD = "analyst-pw";
+
     private TargetDatabases() {
+    }
+
+    /** The details Quarry connects to a test H2 file with, as {@link #H2_USER}. */
+    public static java.util.Map<String, Object> h2Details(Path file) {
+        return java.util.Map.of("db", "file:" + file, "user", H2_USER, "password", H2_PASSWORD);
+    }
+
+    /** Creates {@link #H2_USER} in an H2 database the connection administers. */
+    public static void addAnalyst(Statement s) throws SQLException {
+        s.execute("CREATE USER IF NOT EXISTS " + H2_USER + " PASSWORD '" + H2_PASSWORD + "'");
+        s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA PUBLIC TO " + H2_USER);
+        s.execute("GRANT ALTER ANY SCHEMA TO " + H2_USER);
     }
 
     /**
@@ -33,6 +53,7 @@ public final class TargetDatabases {
                 s.execute("INSERT INTO CUSTOMERS VALUES (1, 'Ada', 'ada@example.com', TIMESTAMP '2024-01-02 10:00:00'), "
                         + "(2, 'Grace', 'grace@example.com', TIMESTAMP '2024-02-03 11:00:00')");
                 s.execute("INSERT INTO ORDERS VALUES (1, 1, 10.5, 'Gizmo'), (2, 1, 20.0, 'Widget'), (3, 2, 7.25, 'Gizmo')");
+                addAnalyst(s);
             }
             return file;
         } catch (Exception e) {

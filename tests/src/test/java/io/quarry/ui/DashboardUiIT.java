@@ -457,7 +457,7 @@ class DashboardUiIT {
     void theCachingSwitchOfAModelPersistsAndUnpersistsIt() throws Exception {
         Path shop = TargetDatabases.h2Shop();
         long shopDb = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop", "details",
-                Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(shopDb).get();
         admin.post(204, "persist/enable", null);
         admin.post(204, "database/" + shopDb + "/persist", null);

@@ -56,7 +56,7 @@ final class BrowseShop implements AutoCloseable {
                 "CREATE TABLE SECRETS (ID INT PRIMARY KEY, TOKEN VARCHAR(50), ZZ_QUUX INT)",
                 wide.toString());
         long id = api.as(admin).post(200, "database", map("engine", "h2", "name", "Shop",
-                "details", map("db", "file:" + file, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", map("db", "file:" + file, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(id).get();
         return new BrowseShop(server, admin, user, file, id);
     }

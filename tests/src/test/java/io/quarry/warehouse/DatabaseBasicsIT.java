@@ -40,10 +40,10 @@ class DatabaseBasicsIT {
     void addSyncAndDeleteAnH2Database() throws Exception {
         Path shop = TargetDatabases.h2Shop();
         JsonNode created = api.as(admin).post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json();
+                "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json();
         long id = created.get("id").asLong();
         assertEquals(DatabaseViews.REDACTED, created.get("details").get("password").asText(), "secrets are never echoed");
-        assertEquals("sa", created.get("details").get("user").asText());
+        assertEquals(TargetDatabases.H2_USER, created.get("details").get("user").asText());
 
         Quarry quarry = server.quarry();
         quarry.sync.syncInBackground(id).get();

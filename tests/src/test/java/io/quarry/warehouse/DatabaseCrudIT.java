@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.core.AppConfig;
 import io.quarry.driver.Driver;
+import io.quarry.testing.ThroughQuarry;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.TargetDatabases;
@@ -222,12 +223,7 @@ class DatabaseCrudIT {
              Statement s = c.createStatement()) {
             s.execute("INSERT INTO products VALUES (2, 'b', 2.00, NULL, NULL, NULL)");
         }
-        Database database = server.quarry().databases.require(id);
-        try (Connection c = server.quarry().databases.connect(database); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM invoices")) {
-            rs.next();
-            assertEquals(1, rs.getInt(1));
-        }
+        assertEquals(1, ThroughQuarry.count(server.quarry(), id, "SELECT COUNT(*) FROM invoices"));
         // a file that does not exist: refused, the stored path unchanged, no file created
         Path missing = second.resolveSibling("missing.duckdb");
         JsonNode refused = api.as(admin).put(400, "database/" + id, Map.of("details", Map.of("db", missing.toString()))).json();
@@ -248,10 +244,10 @@ class DatabaseCrudIT {
         long fakeId = 999_999L;
         var pools = server.quarry().databasePools;
         try {
-            try (Connection c = pools.connection(fakeId, h2.connectionSpec(h2(a, "secret-pw")))) {
+            try (Connection c = pools.connection(fakeId, false, h2.connectionSpec(h2(a, "secret-pw")))) {
                 assertFalse(hasTable(c, "ONLY_IN_B"));
             }
-            try (Connection c = pools.connection(fakeId, h2.connectionSpec(h2(b, "secret-pw")))) {
+            try (Connection c = pools.connection(fakeId, false, h2.connectionSpec(h2(b, "secret-pw")))) {
                 assertTrue(hasTable(c, "ONLY_IN_B"), "a new spec builds a new pool");
             }
             assertTrue(pools.isOpen(fakeId));

@@ -23,7 +23,7 @@ class DetailsEncryptionIT {
     private static final String KEY = "an encryption key of some length";
 
     private static Map<String, Object> shop(Path file) {
-        return Map.of("engine", "h2", "name", "Shop", "details", Map.of("db", "file:" + file, "user", "sa", "password", "secret-pw"));
+        return Map.of("engine", "h2", "name", "Shop", "details", Map.of("db", "file:" + file, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD));
     }
 
     private static TestServer restart(TestServer server, String key) {

@@ -312,7 +312,7 @@ class TableFieldIT {
                 "display_name", "Would be")).json();
         assertEquals("Invalid target field", missing.get("errors").get("fk_target_field_id").asText());
         long other = api.as(admin).post(200, "database", map("engine", "h2", "name", "Other shop", "details",
-                map("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                map("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         shop.server.quarry().sync.syncInBackground(other).get();
         long foreignPk = shop.server.quarry().metadata.pkFields(other).get(0).id;
         assertEquals("Invalid target field", api.as(admin).put(400, "field/" + col3, map("semantic_type", "type/FK",

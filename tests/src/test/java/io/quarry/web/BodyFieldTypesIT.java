@@ -62,7 +62,7 @@ class BodyFieldTypesIT {
         Api anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
         databaseId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                 .json().get("id").asLong();
         server.quarry().sync.syncInBackground(databaseId).get();
         tableId = admin.get(200, "table").json().get(0).get("id").asLong();
@@ -340,7 +340,7 @@ class BodyFieldTypesIT {
         List<Field> fields = with(fieldsOf("warehouse/NewDatabases.java", "static NewDatabase read(", "return new NewDatabase("),
                 new Field("engine", Kind.STRING));
         Map<String, Object> base = Map.of("engine", "h2", "name", "Shop 2",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"));
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD));
         assertTrue(checkFields("POST", "database", fields, base, rows("metabase_database")) > 15);
     }
 

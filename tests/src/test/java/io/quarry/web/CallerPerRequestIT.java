@@ -38,7 +38,7 @@ class CallerPerRequestIT {
                 "password", "Otto-other-42"));
         other = Fixtures.login(anonymous, "otto@example.com", "Otto-other-42");
         databaseId = asAdmin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                 .json().get("id").asLong();
         long personal = asAdmin.get(200, "user/current").json().get("personal_collection_id").asLong();
         // in the administrator's personal collection: no one else may see it

@@ -103,7 +103,7 @@ class EveryResourceMethodIT {
         anonymous = server.api();
         admin = anonymous.as(Fixtures.setUp(anonymous));
         long database = databaseId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                 .json().get("id").asLong();
         server.quarry().sync.syncInBackground(database).get();
         tableId = admin.get(200, "table").json().get(0).get("id").asLong();

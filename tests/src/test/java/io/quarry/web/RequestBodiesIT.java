@@ -46,7 +46,7 @@ class RequestBodiesIT {
         session = Fixtures.setUp(anonymous);
         Api admin = anonymous.as(session);
         databaseId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw")))
+                "details", Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD)))
                 .json().get("id").asLong();
         cardId = admin.post(200, "card", Map.of("name", "Orders", "display", "table", "visualization_settings", Map.of(),
                 "dataset_query", Map.of("database", databaseId, "type", "native", "native", Map.of("query", "SELECT 1"))))

@@ -1,9 +1,17 @@
 package io.quarry.driver.duckdb;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.core.Json;
 import io.quarry.driver.ConnectionErrors;
 import io.quarry.driver.Feature;
 import io.quarry.driver.FileDriver;
 import io.quarry.driver.SqlDialect;
+import io.quarry.driver.SqlTokens;
+import io.quarry.driver.StatementKind;
+import io.quarry.driver.StatementRefused;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Map;
@@ -64,6 +72,44 @@ public final class DuckDbDriver extends FileDriver {
         properties.setProperty("allow_community_extensions", "false");
         properties.setProperty("lock_configuration", "true");
         return new ConnectionSpec("org.duckdb.DuckDBDriver", urlPrefix() + path(details), properties);
+    }
+
+    /** What a statement of each writing kind may start with (reads are classified by DuckDB's own parser). */
+    private static final Map<StatementKind, Set<String>> WRITE_STATEMENTS = Map.of(
+            StatementKind.WRITE_ROWS, Set.of("INSERT", "UPDATE", "DELETE", "WITH"),
+            StatementKind.WRITE_TABLES, Set.of("CREATE", "DROP", "ALTER", "INSERT", "DELETE", "SELECT", "WITH"));
+
+    /**
+     * DuckDB runs every statement of a text, and the file is read-write while Quarry may write to it (actions,
+     * persisted models): a read must be one SELECT, as DuckDB's own parser says ({@code json_serialize_sql} serializes
+     * only SELECT statements, and lists each statement of the text); a write one statement of its kind. External
+     * access stays off and the configuration locked whatever runs.
+     */
+    @Override
+    public void checkStatement(Connection connection, String sql, StatementKind kind, boolean authored) throws SQLException {
+        if (kind != StatementKind.READ) {
+            SqlTokens.requireOneStatement(sql, SqlTokens.Lexicon.DUCKDB, WRITE_STATEMENTS.get(kind), displayName());
+            return;
+        }
+        JsonNode parsed;
+        try (PreparedStatement statement = connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
+            statement.setString(1, sql);
+            try (ResultSet rs = statement.executeQuery()) {
+                rs.next();
+                parsed = Json.MAPPER.readTree(rs.getString(1));
+            }
+        } catch (java.io.IOException e) {
+            throw new StatementRefused("DuckDB could not classify the statement.");
+        }
+        if (parsed.path("error").asBoolean(false)) {
+            if ("parser".equals(parsed.path("error_type").asText())) {
+                return; // a syntax error: executing the statement reports it in DuckDB's words
+            }
+            throw new StatementRefused("Queries against DuckDB databases may only read data: one SELECT statement is allowed.");
+        }
+        if (parsed.path("statements").size() != 1) {
+            throw new StatementRefused("Only one SQL statement may run at a time on DuckDB databases.");
+        }
     }
 
     @Override

@@ -4,7 +4,11 @@ import io.quarry.driver.ConnectionErrors;
 import io.quarry.driver.DetailField;
 import io.quarry.driver.Feature;
 import io.quarry.driver.JdbcDriver;
+import io.quarry.driver.PersistedTableDdl;
 import io.quarry.driver.SqlDialect;
+import io.quarry.driver.SqlTokens;
+import io.quarry.driver.StatementKind;
+import io.quarry.driver.StatementRefused;
 import io.quarry.web.error.ApiException;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,6 +16,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.h2.command.Command;
+import org.h2.command.CommandContainer;
+import org.h2.command.CommandInterface;
+import org.h2.command.Parser;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.message.DbException;
 
 /**
  * H2 files. A connection string is an attack surface in BI servers (H2's {@code INIT=RUNSCRIPT ...} runs arbitrary
@@ -32,6 +43,7 @@ public final class H2Driver extends JdbcDriver {
     static final Set<Feature> FEATURES = standardFeaturesAnd(Feature.RIGHT_JOIN, Feature.PERCENTILE_AGGREGATIONS,
             Feature.DATETIME_DIFF, Feature.ACTIONS, Feature.PERSIST_MODELS);
     private static final SqlDialect DIALECT = new H2Dialect();
+    private static final PersistedTableDdl PERSISTED_TABLES = new H2PersistedTables(DIALECT);
     /** Options a user may put after the path; everything else (INIT, TRACE_*, AUTO_SERVER...) is refused. */
     private static final Set<String> ALLOWED_OPTIONS = Set.of("ACCESS_MODE_DATA", "IFEXISTS", "USER", "PASSWORD", "MODE",
             "CASE_INSENSITIVE_IDENTIFIERS", "DATABASE_TO_UPPER", "DATABASE_TO_LOWER");
@@ -95,12 +107,29 @@ public final class H2Driver extends JdbcDriver {
     }
 
     @Override
+    public PersistedTableDdl persistedTables() {
+        return PERSISTED_TABLES;
+    }
+
+    @Override
     public List<DetailField> detailFields() {
         return List.of(DetailField.text("db", "Connection String", true, "file:/Users/camsaul/bird_sightings/toucans"));
     }
 
     @Override
     public ConnectionSpec connectionSpec(Map<String, Object> details) {
+        return connectionSpec(details, false);
+    }
+
+    /**
+     * The file as a URL with no options at all ({@code jdbc:h2:file:/path}); everything else travels as connection
+     * properties, which H2 reads as settings without unescaping them, so no value can end the URL early or add a
+     * setting (a trailing {@code \\} on the last option once swallowed the {@code ;IFEXISTS=TRUE} appended after it).
+     * {@code IFEXISTS=TRUE} (never create a database) and {@code ACCESS_MODE_DATA} are Quarry's: read-only unless
+     * Quarry may write to the database ({@code mayWrite}, from its settings: actions, persisted models, uploads).
+     */
+    @Override
+    public ConnectionSpec connectionSpec(Map<String, Object> details, boolean mayWrite) {
         String db = text(details, "db");
         if (db == null) {
             throw ApiException.invalidField("db", "value must be a non-blank string.");
@@ -123,7 +152,6 @@ public final class H2Driver extends JdbcDriver {
             throw ApiException.invalidField("db", "value must be a non-blank string.");
         }
         Properties properties = new Properties();
-        StringBuilder options = new StringBuilder();
         for (int i = 1; i < parts.length; i++) {
             String option = parts[i].trim();
             if (option.isEmpty()) {
@@ -135,12 +163,16 @@ public final class H2Driver extends JdbcDriver {
                 throw ApiException.invalidField("db", "The H2 connection option " + key + " is not allowed.");
             }
             String value = kv.length > 1 ? kv[1].trim() : "";
-            if (key.equals("USER")) {
-                properties.setProperty("user", value);
-            } else if (key.equals("PASSWORD")) {
-                properties.setProperty("password", value);
-            } else if (!key.equals("IFEXISTS")) {
-                options.append(';').append(key).append('=').append(value);
+            if (value.indexOf('\\') >= 0) {
+                throw ApiException.invalidField("db", "The value of the H2 connection option " + key + " may not contain a backslash.");
+            }
+            switch (key) {
+                case "USER" -> properties.setProperty("user", value);
+                case "PASSWORD" -> properties.setProperty("password", value);
+                case "IFEXISTS", "ACCESS_MODE_DATA" -> {
+                    // Quarry's to set (below)
+                }
+                default -> properties.setProperty(key, value);
             }
         }
         if (text(details, "user") != null) {
@@ -158,9 +190,73 @@ public final class H2Driver extends JdbcDriver {
         if (appDatabase != null && sameDatabase(file, appDatabase)) {
             throw ApiException.invalidField("db", "Quarry's own application database cannot be added as a database.");
         }
-        String normalized = file.toString();
         // Never create a database where none exists: a connection is to an existing file only.
-        return new ConnectionSpec("org.h2.Driver", "jdbc:h2:file:" + normalized + options + ";IFEXISTS=TRUE", properties);
+        properties.setProperty("IFEXISTS", "TRUE");
+        properties.setProperty("ACCESS_MODE_DATA", mayWrite ? "rw" : "r");
+        return new ConnectionSpec("org.h2.Driver", "jdbc:h2:file:" + file, properties);
+    }
+
+    /** Metabase's refusal of SQL written by a person on an H2 connection as an administrator. */
+    public static final String ADMIN_REFUSED = "Running SQL queries against H2 databases using the default (admin) database user is forbidden.";
+
+    /** What each kind of statement may be, as H2's parser classifies it ({@link CommandInterface}). */
+    private static final Map<StatementKind, Set<Integer>> ALLOWED_COMMANDS = Map.of(
+            StatementKind.READ, Set.of(CommandInterface.SELECT),
+            StatementKind.WRITE_ROWS, Set.of(CommandInterface.INSERT, CommandInterface.UPDATE, CommandInterface.DELETE,
+                    CommandInterface.MERGE),
+            StatementKind.WRITE_TABLES, Set.of(CommandInterface.SELECT, CommandInterface.INSERT, CommandInterface.DELETE,
+                    CommandInterface.CREATE_SCHEMA, CommandInterface.CREATE_TABLE, CommandInterface.DROP_TABLE,
+                    CommandInterface.CREATE_VIEW, CommandInterface.DROP_VIEW, CommandInterface.ALTER_TABLE_RENAME));
+
+    /**
+     * H2 runs Java and reaches the host through SQL ({@code CREATE ALIAS ... AS $$ java $$}, {@code FILE_READ},
+     * {@code CSVWRITE}, {@code RUNSCRIPT}, {@code LINK_SCHEMA}, {@code EXECUTE IMMEDIATE} of any of these), and runs
+     * every statement of a text. So, as Metabase does and further:
+     * <ul>
+     * <li>SQL a person wrote ({@code authored}: a native query, or a query with a native part) never runs as an H2
+     * administrator ({@code sa}, or any user with admin rights): every host-reaching function and command needs admin
+     * rights, so a connection as an ordinary user cannot use them.</li>
+     * <li>H2's own parser classifies the text: exactly one statement, of a command type the kind allows (a read is one
+     * SELECT; a row write one INSERT, UPDATE, DELETE or MERGE; table writes the DDL of Quarry's own tables), and no
+     * data-change delta table ({@code SELECT ... FROM FINAL TABLE (INSERT ...)}) in a read.</li>
+     * <li>A read on a database opened read-write (actions or persisted models on) runs in a transaction the pool rolls
+     * back when the connection returns; opened read-only ({@code ACCESS_MODE_DATA=r}), H2 itself refuses any write.</li>
+     * </ul>
+     */
+    @Override
+    public void checkStatement(java.sql.Connection connection, String sql, StatementKind kind, boolean authored)
+            throws java.sql.SQLException {
+        if (!(connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) {
+            throw new StatementRefused("Only connections to H2 files on this server are supported.");
+        }
+        if (authored && session.getUser().isAdmin()) {
+            throw new StatementRefused(ADMIN_REFUSED);
+        }
+        Command command;
+        try {
+            command = new Parser(session).prepareCommand(sql);
+        } catch (DbException e) {
+            // the statement's own error (syntax, a missing table), as executing it would have reported it
+            throw e.getSQLException();
+        }
+        try {
+            if (!(command instanceof CommandContainer)) { // a CommandList: several statements
+                throw new StatementRefused("Only one SQL statement may run at a time on H2 databases.");
+            }
+            if (!ALLOWED_COMMANDS.get(kind).contains(command.getCommandType())) {
+                throw new StatementRefused(kind == StatementKind.READ ? "Queries against H2 databases may only read data: "
+                        + "one SELECT statement is allowed." : "This statement is not allowed on H2 databases.");
+            }
+            if (kind == StatementKind.READ && SqlTokens.of(sql, SqlTokens.Lexicon.H2).containsDataChangeDeltaTable()) {
+                throw new StatementRefused("Queries against H2 databases may only read data: data-change delta tables "
+                        + "(FINAL TABLE, OLD TABLE, NEW TABLE) are not allowed.");
+            }
+        } finally {
+            command.close();
+        }
+        if (kind == StatementKind.READ && !session.getDatabase().isReadOnly() && connection.getAutoCommit()) {
+            connection.setAutoCommit(false);
+        }
     }
 
     /** Same file, also when reached through a symbolic link or a differently written path. */

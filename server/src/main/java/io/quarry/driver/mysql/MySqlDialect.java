@@ -11,6 +11,12 @@ public final class MySqlDialect extends AnsiDialect {
         super("mysql", "MySQL", MySqlDriver.FEATURES);
     }
 
+    /** MySQL and MariaDB read a backslash in a string literal as an escape (unless NO_BACKSLASH_ESCAPES is set). */
+    @Override
+    public boolean backslashEscapes() {
+        return true;
+    }
+
     @Override
     public String quote(String identifier) {
         if (identifier.indexOf('\0') >= 0) {

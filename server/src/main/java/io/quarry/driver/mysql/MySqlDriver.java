@@ -2,6 +2,7 @@ package io.quarry.driver.mysql;
 
 import io.quarry.driver.ConnectionErrors;
 import io.quarry.driver.Feature;
+import io.quarry.driver.PersistedTableDdl;
 import io.quarry.driver.ServerDriver;
 import io.quarry.driver.SqlDialect;
 import java.sql.SQLException;
@@ -17,9 +18,15 @@ public final class MySqlDriver extends ServerDriver {
             Feature.RIGHT_JOIN, Feature.REGEX, Feature.DATETIME_DIFF, Feature.SET_TIMEZONE, Feature.CONVERT_TIMEZONE,
             Feature.PERSIST_MODELS, Feature.ACTIONS);
     private static final SqlDialect DIALECT = new MySqlDialect();
+    private static final PersistedTableDdl PERSISTED_TABLES = new MySqlPersistedTables(DIALECT);
 
     public MySqlDriver() {
         super(FEATURES, DIALECT);
+    }
+
+    @Override
+    public PersistedTableDdl persistedTables() {
+        return PERSISTED_TABLES;
     }
 
     @Override

@@ -4,6 +4,9 @@ import io.quarry.driver.ConnectionErrors;
 import io.quarry.driver.Feature;
 import io.quarry.driver.FileDriver;
 import io.quarry.driver.SqlDialect;
+import io.quarry.driver.SqlTokens;
+import io.quarry.driver.StatementKind;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.List;
@@ -64,6 +67,24 @@ public final class SqliteDriver extends FileDriver {
         // no ATTACH DATABASE: queries see this file only (ATTACH could also create files anywhere)
         properties.setProperty("limit_attached", "0");
         return new ConnectionSpec("org.sqlite.JDBC", urlPrefix() + path(details), properties);
+    }
+
+    /** SQLite opens a file read-only beside read-write connections: reads never run on a connection that could write. */
+    @Override
+    public boolean opensReadOnlyBesideWriters() {
+        return true;
+    }
+
+    /** What a statement of each kind may start with (reads run on read-only connections, where SQLite refuses writes). */
+    private static final Map<StatementKind, Set<String>> STATEMENTS = Map.of(
+            StatementKind.READ, Set.of("SELECT", "WITH", "VALUES"),
+            StatementKind.WRITE_ROWS, Set.of("INSERT", "UPDATE", "DELETE", "REPLACE", "WITH"),
+            StatementKind.WRITE_TABLES, Set.of("CREATE", "DROP", "ALTER", "INSERT", "DELETE", "SELECT", "WITH"));
+
+    /** One statement of its kind (sqlite-jdbc would silently run only the first of several). */
+    @Override
+    public void checkStatement(Connection connection, String sql, StatementKind kind, boolean authored) throws SQLException {
+        SqlTokens.requireOneStatement(sql, SqlTokens.Lexicon.SQLITE, STATEMENTS.get(kind), displayName());
     }
 
     /** Reads the schema, which proves the file is a SQLite database (opening alone does not). */

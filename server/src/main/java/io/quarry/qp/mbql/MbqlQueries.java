@@ -6,6 +6,7 @@ import io.quarry.qp.CompiledQuery;
 import io.quarry.qp.Query;
 import io.quarry.qp.QueryFailure;
 import io.quarry.setting.Settings;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.MetadataService;
@@ -23,12 +24,14 @@ import java.util.Locale;
 public final class MbqlQueries {
     private final MetadataService metadata;
     private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final Settings settings;
     private final Clock clock;
 
-    public MbqlQueries(MetadataService metadata, DatabaseService databases, Settings settings, Clock clock) {
+    public MbqlQueries(MetadataService metadata, DatabaseService databases, Warehouses warehouses, Settings settings, Clock clock) {
         this.metadata = metadata;
         this.databases = databases;
+        this.warehouses = warehouses;
         this.settings = settings;
         this.clock = clock;
     }
@@ -46,7 +49,7 @@ public final class MbqlQueries {
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, "Structured queries are not supported for "
                     + database.engine + " databases yet.");
         }
-        MbqlMetadata metadata = new WarehouseMetadata(this.metadata, databases, database, dialect);
+        MbqlMetadata metadata = new WarehouseMetadata(this.metadata, warehouses, database, dialect);
         MbqlCompiler.Context context = new MbqlCompiler.Context(dialect, metadata, references, database.id,
                 LocalDateTime.now(clock.withZone(ZoneOffset.UTC)), firstDayOfWeek(), (int) setting("breakout-bins-num",
                 MbqlCompiler.DEFAULT_BINS), setting("breakout-bin-width", MbqlCompiler.DEFAULT_BIN_WIDTH));

@@ -4,7 +4,6 @@ import static io.quarry.qp.mbql.Clauses.invalid;
 
 import io.quarry.driver.Sql;
 import io.quarry.driver.SqlDialect;
-import io.quarry.qp.H2Guard;
 import io.quarry.qp.mbql.StageCompiler.Stage;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +27,6 @@ final class NativeSource {
         String trimmed = sql.strip();
         while (trimmed.endsWith(";")) {
             trimmed = trimmed.substring(0, trimmed.length() - 1).stripTrailing();
-        }
-        if ("h2".equals(d.engine())) {
-            H2Guard.check(trimmed);
         }
         Sql text = query.get("params") instanceof List<?> params && !params.isEmpty()
                 ? new SqlWithParams(trimmed, new ArrayList<>(params)).sql() : Sql.raw(trimmed);

@@ -1,14 +1,11 @@
 package io.quarry.qp.mbql;
 
 import io.quarry.driver.SqlDialect;
+import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.Database;
-import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.Field;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class WarehouseMetadata implements MbqlMetadata {
     private static final Logger log = LoggerFactory.getLogger(WarehouseMetadata.class);
 
-    private final DatabaseService databases;
+    private final Warehouses warehouses;
     private final Database database;
     private final SqlDialect dialect;
     private final Map<Long, Table> tables = new HashMap<>();
@@ -33,8 +30,8 @@ public final class WarehouseMetadata implements MbqlMetadata {
     private final Map<Long, List<Field>> fieldsByTable = new HashMap<>();
     private final Map<Long, double[]> ranges = new HashMap<>();
 
-    public WarehouseMetadata(MetadataService metadata, DatabaseService databases, Database database, SqlDialect dialect) {
-        this.databases = databases;
+    public WarehouseMetadata(MetadataService metadata, Warehouses warehouses, Database database, SqlDialect dialect) {
+        this.warehouses = warehouses;
         this.database = database;
         this.dialect = dialect;
         MetadataService.DatabaseMetadata read = metadata.ofDatabase(database.id);
@@ -90,12 +87,10 @@ public final class WarehouseMetadata implements MbqlMetadata {
         }
         String column = dialect.quote(field.name);
         String sql = "SELECT MIN(" + column + "), MAX(" + column + ") FROM " + dialect.qualify(table.schemaName, table.name);
-        try (Connection connection = databases.connect(database); PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setQueryTimeout(30);
-            try (ResultSet rs = statement.executeQuery()) {
-                if (rs.next() && rs.getObject(1) instanceof Number min && rs.getObject(2) instanceof Number max) {
-                    return new double[]{min.doubleValue(), max.doubleValue()};
-                }
+        try {
+            List<Object[]> rows = warehouses.read(database, session -> session.rows(sql, List.of(), false, 1));
+            if (!rows.isEmpty() && rows.get(0)[0] instanceof Number min && rows.get(0)[1] instanceof Number max) {
+                return new double[]{min.doubleValue(), max.doubleValue()};
             }
         } catch (SQLException e) {
             log.debug("Could not read the range of field {}: {}", field.id, e.getMessage());

@@ -62,7 +62,7 @@ class ExportIT {
         String key = adminApi.post(200, "api-key", Map.of("name", "Ordinary", "group_id", 1)).json().get("unmasked_key").asText();
         user = Downloads.apiKey(server.base, key);
         shopId = adminApi.post(200, "database", Map.of("engine", "h2", "name", "Shop", "details",
-                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                Map.of("db", "file:" + TargetDatabases.h2Shop(), "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         String pg = PostgresTargets.create("exports");
         PostgresTargets.execute(pg,
                 "CREATE TABLE items (id integer PRIMARY KEY, name text, amount numeric(12,2), day date, at timestamp, flag boolean)",

@@ -54,7 +54,7 @@ class MbqlDatasetIT {
         ids = ServerIds.of(server, sampleId);
         shop = TargetDatabases.h2Shop();
         shopId = admin.post(200, "database", Map.of("engine", "h2", "name", "Shop",
-                "details", Map.of("db", "file:" + shop, "user", "sa", "password", "secret-pw"))).json().get("id").asLong();
+                "details", Map.of("db", "file:" + shop, "user", TargetDatabases.H2_USER, "password", TargetDatabases.H2_PASSWORD))).json().get("id").asLong();
         server.quarry().sync.syncInBackground(shopId).get();
     }
 
