@@ -458,10 +458,10 @@ public final class AssistantService {
         return s.isEmpty() ? "model" : s;
     }
 
-    /** The name of the database's SQL for the language model ("PostgreSQL", "H2"), from its engine. */
+    /** The name of the database's SQL for the language model ("PostgreSQL", "H2 (2.x)"), from its engine. */
     private String sqlName(Database database) {
         Driver driver = databases.findDriverOf(database);
-        return driver == null ? database.engine : driver.dialect().displayName();
+        return driver == null ? database.engine : driver.dialect().sqlName();
     }
 
     /** Whether the database's string literals escape backslashes (MySQL and MariaDB by default). */

@@ -30,7 +30,7 @@ final class Prompts {
     /** The system message for SQL over a database. */
     static String system(SchemaSnapshot schema, String question, int budgetTokens) {
         return "You are an expert data analyst. Write one read-only SQL query (a single SELECT or WITH statement) for the "
-                + dialect(schema.sqlName()) + " database described below that answers the user's question. Use only these "
+                + schema.sqlName() + " database described below that answers the user's question. Use only these "
                 + "tables and columns, quoted exactly as shown. Answer with the SQL alone in a ```sql code block.\n\n"
                 + ddl(schema, question, budgetTokens);
     }
@@ -38,7 +38,7 @@ final class Prompts {
     /** The system message for SQL over a model, queried as the table {@code tableName}. */
     static String systemForModel(String sqlName, String tableName, List<FieldInfo> columns, String description, String definition) {
         StringBuilder out = new StringBuilder("You are an expert data analyst. Write one read-only SQL query (a single SELECT "
-                + "statement) for the " + dialect(sqlName) + " database that answers the user's question over the table "
+                + "statement) for the " + sqlName + " database that answers the user's question over the table "
                 + tableName + " described below. Use only this table and its columns, quoted exactly as shown. Answer with "
                 + "the SQL alone in a ```sql code block.\n\n");
         if (description != null && !description.isBlank()) {
@@ -61,11 +61,6 @@ final class Prompts {
     static String retry(String sql, String error) {
         return "That query failed on the database with this error:\n" + error + "\nWrite a corrected query, again as a "
                 + "single read-only statement in a ```sql code block.";
-    }
-
-    /** The SQL the model writes, by its engine's name ("PostgreSQL"); H2 is told its major version, whose SQL differs. */
-    static String dialect(String sqlName) {
-        return "H2".equals(sqlName) ? "H2 (2.x)" : sqlName;
     }
 
     /** The tables most related to the question, as DDL, until the budget (about 4 characters a token) is spent. */

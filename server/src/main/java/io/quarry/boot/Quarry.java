@@ -251,14 +251,15 @@ public final class Quarry implements AutoCloseable {
         setup = new SetupService(db, settings, userModule.users());
 
         // 4. Warehouses: connections, sync (it reads their schemas), then metadata (it starts syncs).
-        warehouseModule = WarehouseModule.create(config, clock, db, connectionPools,
-                () -> DriverSettings.connectionTimeoutMillis(settings), () -> DriverSettings.maxPoolSize(settings),
+        warehouseModule = WarehouseModule.create(config, clock, db,
+                () -> DriverSettings.connectionTimeoutMillis(settings),
                 (session, database) -> dataPermissions.grantDatabaseDefaults(session, database.id));
         DatabaseService databaseService = warehouseModule.databases();
         // The one door to the connected databases (the query runner's): every connection to them, for reads and writes
         // alike, is borrowed there. Quarry may write to a database while actions or model persistence are on for it,
         // or while it is the uploads database.
-        warehouses = new Warehouses(warehouseModule.drivers(), warehouseModule.databasePools(),
+        databasePools = new DatabasePools(connectionPools, config.queryTimeoutSeconds, () -> DriverSettings.maxPoolSize(settings));
+        warehouses = new Warehouses(warehouseModule.drivers(), databasePools,
                 database -> DatabaseService.mayWrite(database) || CardUploads.isUploadsDatabase(settings, database.id),
                 config.queryTimeoutSeconds);
         databaseService.onConnectionChanged(warehouses::forget);
@@ -343,7 +344,6 @@ public final class Quarry implements AutoCloseable {
         sessions = authModule.sessions();
         passwordResets = authModule.passwordResets();
         drivers = warehouseModule.drivers();
-        databasePools = warehouseModule.databasePools();
         databases = databaseService;
         sync = syncModule.sync();
         fieldValues = syncModule.fieldValues();
@@ -407,6 +407,7 @@ public final class Quarry implements AutoCloseable {
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
         outboundHttp.close();
+        databasePools.close();
         warehouseModule.close();
         try {
             if (!scheduler.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -27,6 +27,14 @@ public interface SqlDialect {
     String displayName();
 
     /**
+     * The SQL the engine speaks, named for someone (or a language model) writing it: {@link #displayName()}, with the
+     * version where the SQL of versions differs ({@code "H2 (2.x)"}).
+     */
+    default String sqlName() {
+        return displayName();
+    }
+
+    /**
      * Whether the engine can run what a feature stands for, as the compiler emits it. The compiler asks before it
      * emits an optional feature (full joins, percentiles, standard deviation, ...).
      */

@@ -11,6 +11,7 @@ import io.quarry.warehouse.Database;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -112,10 +113,15 @@ final class CacheTables {
         }
     }
 
-    /** Drops a model's table (and any half-built one); false when the database refused. */
+    /**
+     * Drops a model's table (and any half-built one); false when the database refused. Quarry drops its own tables
+     * also once persistence is off for the database (that is when they go), so the door is asked with the option on.
+     */
     boolean drop(Database database, String schema, String table) {
+        Map<String, Object> holdingModels = new java.util.LinkedHashMap<>(database.settings == null ? Map.of() : database.settings);
+        holdingModels.put(PersistedTables.DATABASE_SETTING, true);
         try {
-            return warehouses.write(database, StatementKind.WRITE_TABLES, session -> {
+            return warehouses.write(database.withSettings(holdingModels), StatementKind.WRITE_TABLES, session -> {
                 session.update("DROP TABLE IF EXISTS " + session.dialect().qualify(schema, table + "_new"), List.of(), false);
                 holding(swapsOf(session.driver(), database), () -> session.dropPersistedTable(schema, table));
                 return true;

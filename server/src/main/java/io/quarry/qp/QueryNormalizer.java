@@ -59,7 +59,10 @@ public final class QueryNormalizer {
         throw invalid("Unknown query type \"" + type + "\": use \"native\" or \"query\".");
     }
 
-    /** MBQL 5: a native stage becomes a native query; MBQL stages are kept for the compiler. */
+    /**
+     * MBQL 5: a query of one native stage becomes a native query; MBQL stages (after a native first stage too, which
+     * the compiler nests as a native source query) are kept for the compiler.
+     */
     private static Query fromMbql5(JsonNode json, long database, List<Map<String, Object>> parameters, Long maxResults,
                                    boolean jsIntToString) {
         JsonNode stages = json.get("stages");
@@ -67,10 +70,7 @@ public final class QueryNormalizer {
             throw invalid("An MBQL 5 query needs at least one stage.");
         }
         JsonNode first = stages.get(0);
-        if ("mbql.stage/native".equals(first.path("lib/type").asText())) {
-            if (stages.size() > 1) {
-                throw invalid("Stages after a native stage are not supported yet.");
-            }
+        if ("mbql.stage/native".equals(first.path("lib/type").asText()) && stages.size() == 1) {
             String sql = first.path("native").asText("");
             if (sql.isBlank()) {
                 throw invalid("A native stage needs its SQL in \"native\".");

@@ -61,11 +61,37 @@ public final class TargetDatabases {
         }
     }
 
-    /** Runs DDL/DML against an H2 target file (to change its schema between syncs). */
+    /**
+     * Runs DDL/DML against an H2 target file as its administrator (to change its schema between syncs), creating the
+     * file and {@link #H2_USER} when missing. H2 opens a file once per process, in the mode of its first connection:
+     * the running test servers' pools on the file close first (Quarry opens query connections read-only), and reopen
+     * on their next use.
+     */
     public static void h2Execute(Path file, String... statements) throws SQLException {
+        closePoolsOn(file);
         try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + file, "sa", "secret-pw"); Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
+            }
+            addAnalyst(s);
+        }
+    }
+
+    /** Closes the pools every running test server holds on the H2 file. */
+    private static void closePoolsOn(Path file) {
+        String path = file.toString();
+        for (TestServer server : TestServer.running()) {
+            io.quarry.boot.Quarry quarry;
+            try {
+                quarry = server.quarry();
+            } catch (RuntimeException stopped) {
+                continue;
+            }
+            for (io.quarry.warehouse.Database database : quarry.databases.list()) {
+                Object db = database.details == null ? null : database.details.get("db");
+                if ("h2".equals(database.engine) && db != null && String.valueOf(db).replaceFirst("^file:", "").replaceFirst(";.*$", "").equals(path)) {
+                    quarry.warehouses.forget(database.id);
+                }
             }
         }
     }

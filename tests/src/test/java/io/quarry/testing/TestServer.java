@@ -119,11 +119,19 @@ public final class TestServer implements AutoCloseable {
         String path = webapp.getContextPath().endsWith("/") ? webapp.getContextPath() : webapp.getContextPath() + "/";
         URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + path);
         TestServer testServer = new TestServer(server, webapp, base, config);
+        RUNNING.add(testServer);
         if (awaitHealthy) {
             testServer.awaitHealthy(Duration.ofSeconds(90));
         }
         return testServer;
     }
+
+    /** The servers this test JVM runs now (started and not closed). */
+    public static java.util.List<TestServer> running() {
+        return java.util.List.copyOf(RUNNING);
+    }
+
+    private static final java.util.Set<TestServer> RUNNING = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Api api() {
         return new Api(base);
@@ -164,6 +172,7 @@ public final class TestServer implements AutoCloseable {
 
     @Override
     public void close() {
+        RUNNING.remove(this);
         try {
             server.stop();
         } catch (Exception e) {

@@ -46,10 +46,10 @@ class DetailsEncryptionIT {
             long id = api.as(admin).post(200, "database", shop(TargetDatabases.h2Shop())).json().get("id").asLong();
             String stored = Targets.storedDetails(server, id);
             assertTrue(stored.startsWith("qenc1:"), stored);
-            assertFalse(stored.contains("secret-pw"));
+            assertFalse(stored.contains(TargetDatabases.H2_PASSWORD));
             assertFalse(stored.contains("{"), "no JSON in the clear");
             assertFalse(stored.contains("file:"));
-            assertEquals("secret-pw", server.quarry().databases.require(id).details.get("password"));
+            assertEquals(TargetDatabases.H2_PASSWORD, server.quarry().databases.require(id).details.get("password"));
             assertEquals(DatabaseViews.REDACTED, api.as(admin).get(200, "database/" + id).json().get("details").get("password").asText());
             Targets.sync(server, id); // the decrypted details really connect
             assertEquals(2, Targets.tables(server, id).size());
@@ -69,7 +69,7 @@ class DetailsEncryptionIT {
             assertTrue(missing.getMessage().contains("MB_ENCRYPTION_SECRET_KEY is not set"), missing.getMessage());
 
             server = restart(server, KEY);
-            assertEquals("secret-pw", server.quarry().databases.require(id).details.get("password"), "the right key reads them again");
+            assertEquals(TargetDatabases.H2_PASSWORD, server.quarry().databases.require(id).details.get("password"), "the right key reads them again");
         } finally {
             server.close();
         }
@@ -86,13 +86,13 @@ class DetailsEncryptionIT {
 
             server = restart(server, KEY);
             api = server.api();
-            assertEquals("secret-pw", server.quarry().databases.require(id).details.get("password"));
+            assertEquals(TargetDatabases.H2_PASSWORD, server.quarry().databases.require(id).details.get("password"));
             assertEquals("Shop", api.as(admin).get(200, "database/" + id).json().get("name").asText());
             api.as(admin).put(200, "database/" + id, Map.of("name", "Shop again"));
             String stored = Targets.storedDetails(server, id);
             assertTrue(stored.startsWith("qenc1:"), stored);
-            assertFalse(stored.contains("secret-pw"));
-            assertEquals("secret-pw", server.quarry().databases.require(id).details.get("password"));
+            assertFalse(stored.contains(TargetDatabases.H2_PASSWORD));
+            assertEquals(TargetDatabases.H2_PASSWORD, server.quarry().databases.require(id).details.get("password"));
         } finally {
             server.close();
         }

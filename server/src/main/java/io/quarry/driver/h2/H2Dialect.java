@@ -11,6 +11,11 @@ public final class H2Dialect extends AnsiDialect {
     }
 
     @Override
+    public String sqlName() {
+        return "H2 (2.x)";
+    }
+
+    @Override
     protected Sql dateTrunc(String unit, Sql expr) {
         return Sql.format("DATE_TRUNC('" + unit.toUpperCase(java.util.Locale.ROOT) + "', %s)", expr);
     }

@@ -199,6 +199,21 @@ public final class H2Driver extends JdbcDriver {
     /** Metabase's refusal of SQL written by a person on an H2 connection as an administrator. */
     public static final String ADMIN_REFUSED = "Running SQL queries against H2 databases using the default (admin) database user is forbidden.";
 
+    private static final String HOST_REFUSED = "Queries against H2 databases may not use functions that reach the "
+            + "server's files or other databases.";
+
+    /** H2's functions that read or write files on the host or open other databases. */
+    private static final Set<String> HOST_FUNCTIONS = Set.of("FILE_READ", "FILE_WRITE", "CSVREAD", "CSVWRITE", "LINK_SCHEMA");
+
+    private static boolean callsHostFunction(SqlTokens tokens) {
+        for (String function : HOST_FUNCTIONS) {
+            if (tokens.containsSequence(function, "(")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** What each kind of statement may be, as H2's parser classifies it ({@link CommandInterface}). */
     private static final Map<StatementKind, Set<Integer>> ALLOWED_COMMANDS = Map.of(
             StatementKind.READ, Set.of(CommandInterface.SELECT),
@@ -236,6 +251,10 @@ public final class H2Driver extends JdbcDriver {
         try {
             command = new Parser(session).prepareCommand(sql);
         } catch (DbException e) {
+            if (e.getErrorCode() == org.h2.api.ErrorCode.ADMIN_RIGHTS_REQUIRED) {
+                // CSVREAD, LINK_SCHEMA ...: what reaches the host needs admin rights, which this user lacks
+                throw new StatementRefused(HOST_REFUSED);
+            }
             // the statement's own error (syntax, a missing table), as executing it would have reported it
             throw e.getSQLException();
         }
@@ -247,7 +266,12 @@ public final class H2Driver extends JdbcDriver {
                 throw new StatementRefused(kind == StatementKind.READ ? "Queries against H2 databases may only read data: "
                         + "one SELECT statement is allowed." : "This statement is not allowed on H2 databases.");
             }
-            if (kind == StatementKind.READ && SqlTokens.of(sql, SqlTokens.Lexicon.H2).containsDataChangeDeltaTable()) {
+            SqlTokens tokens = SqlTokens.of(sql, SqlTokens.Lexicon.H2);
+            if (authored && callsHostFunction(tokens)) {
+                // an ordinary user's connection could not run them either; this says so before it tries
+                throw new StatementRefused(HOST_REFUSED);
+            }
+            if (kind == StatementKind.READ && tokens.containsDataChangeDeltaTable()) {
                 throw new StatementRefused("Queries against H2 databases may only read data: data-change delta tables "
                         + "(FINAL TABLE, OLD TABLE, NEW TABLE) are not allowed.");
             }
