@@ -89,7 +89,7 @@ class AdminUiIT {
         click(By.name("sample")); // no Sample Database this time: our own
         new Select(chrome.driver.findElement(By.name("setup-engine"))).selectByValue("h2");
         chrome.fill("db-name", "Shop");
-        chrome.fill("db-db", "file:" + shop + ";USER=sa;PASSWORD=secret-pw");
+        chrome.fill("db-db", "file:" + shop + ";USER=" + TargetDatabases.H2_USER + ";PASSWORD=" + TargetDatabases.H2_PASSWORD);
         click(By.xpath("//button[.='Check the connection']"));
         waitText("main", "The connection works.");
         chrome.fill("invited_first_name", "Grace");
