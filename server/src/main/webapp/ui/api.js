@@ -36,13 +36,20 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
+  const sent = antiCsrfToken();
   const init = {method, credentials: 'same-origin', headers: withAntiCsrfToken({})};
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const response = await fetch('api/' + path, init);
+  let response = await fetch('api/' + path, init);
   keepAntiCsrfToken(response, method, path);
+  if (response.status === 403 && antiCsrfToken() !== sent) {
+    // refused for want of the token this page did not know yet (the cookie became SameSite=None): the refusal
+    // handed it out, so send the call again with it
+    response = await fetch('api/' + path, {...init, headers: withAntiCsrfToken({...init.headers})});
+    keepAntiCsrfToken(response, method, path);
+  }
   const text = await response.text();
   let data = text;
   try { data = text ? JSON.parse(text) : null; } catch { /* plain-text error or body */ }

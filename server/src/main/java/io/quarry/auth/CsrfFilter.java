@@ -42,8 +42,9 @@ import java.util.Map;
  *
  * <p>While the session cookie is {@code SameSite=None} ({@code session-cookie-samesite}), browsers attach it to any
  * site's requests; a cookie-authenticated write must then also send the session's {@link AntiCsrfToken} in
- * {@code X-Metabase-Anti-CSRF-Token}, which sign-in hands out and which every cookie-authenticated answer repeats (so
- * that a page open before the setting changed learns it).
+ * {@code X-Metabase-Anti-CSRF-Token}, which sign-in hands out and which every cookie-authenticated answer from Quarry's
+ * own origin repeats (so that a page open before the setting changed learns it, from the refusal of its write at the
+ * latest).
  *
  * <p>Requests that carry an {@code X-Metabase-Session} or {@code X-Api-Key} header are not checked: no form can send
  * such a header, and a page's script can send it to another origin only after a CORS preflight, which Quarry never
@@ -51,7 +52,11 @@ import java.util.Map;
  */
 @Priority(Priorities.AUTHENTICATION + 100)
 public final class CsrfFilter implements ContainerRequestFilter, ContainerResponseFilter {
-    /** The request property marking a request this filter refused (its answer repeats no token). */
+    /**
+     * The request property marking a request refused as another origin's: its answer repeats no token. (A write
+     * refused only for a missing token came from Quarry's own pages: its answer carries the token, for the page to
+     * send the write again with it.)
+     */
     private static final String REFUSED = CsrfFilter.class.getName() + ".refused";
 
     private final Settings settings;
@@ -75,6 +80,7 @@ public final class CsrfFilter implements ContainerRequestFilter, ContainerRespon
         }
         String refusal = crossSiteRefusal(request);
         if (refusal != null) {
+            request.setProperty(REFUSED, Boolean.TRUE);
             refuse(request, refusal);
             return;
         }
@@ -156,7 +162,6 @@ public final class CsrfFilter implements ContainerRequestFilter, ContainerRespon
 
     /** Answers 403 with {@code {"message": ...}}, before anything is read or done. */
     private static void refuse(ContainerRequestContext request, String message) {
-        request.setProperty(REFUSED, Boolean.TRUE);
         request.abortWith(Response.status(403).type(MediaType.APPLICATION_JSON_TYPE).entity(Map.of("message", message)).build());
     }
 }
