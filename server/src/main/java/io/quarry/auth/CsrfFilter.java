@@ -17,13 +17,12 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
-import jakarta.ws.rs.container.ResourceInfo;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.lang.reflect.Method;
 import java.util.Locale;
 import java.util.Map;
+import org.glassfish.jersey.server.ExtendedUriInfo;
 
 /**
  * Refuses what another site's page makes a signed-in browser do (CSRF), by where the browser says the request comes
@@ -61,9 +60,6 @@ public final class CsrfFilter implements ContainerRequestFilter, ContainerRespon
 
     private final Settings settings;
 
-    @Context
-    private ResourceInfo resource;
-
     @Inject
     public CsrfFilter(Settings settings) {
         this.settings = settings;
@@ -75,7 +71,7 @@ public final class CsrfFilter implements ContainerRequestFilter, ContainerRespon
             return;
         }
         boolean cookieWrite = Credentials.via(request) == Credentials.Via.COOKIE && !carriesHeaderCredentials(request);
-        if (!cookieWrite && !opensSession()) {
+        if (!cookieWrite && !opensSession(request)) {
             return;
         }
         String refusal = crossSiteRefusal(request);
@@ -140,9 +136,16 @@ public final class CsrfFilter implements ContainerRequestFilter, ContainerRespon
         return origin.equals(RequestOrigins.normalize(settings.string("site-url")));
     }
 
-    private boolean opensSession() {
-        Method method = resource == null ? null : resource.getResourceMethod();
-        return method != null && method.isAnnotationPresent(OpensSession.class);
+    /**
+     * Whether the matched endpoint {@link OpensSession}: read from the request's own routing result (an injected
+     * {@code ResourceInfo} is a proxy HK2 cannot build in a WAR's class loader).
+     */
+    private static boolean opensSession(ContainerRequestContext request) {
+        if (request.getUriInfo() instanceof ExtendedUriInfo uri && uri.getMatchedResourceMethod() != null) {
+            Method method = uri.getMatchedResourceMethod().getInvocable().getDefinitionMethod();
+            return method.isAnnotationPresent(OpensSession.class);
+        }
+        return false;
     }
 
     private boolean sameSiteNone() {
