@@ -156,6 +156,24 @@ class CsrfIT {
     }
 
     @Test
+    void setupFromAnotherOriginIsRefusedAndLeavesTheInstanceUnclaimed() {
+        try (TestServer fresh = TestServer.start()) {
+            Api api = fresh.api();
+            String token = api.get(200, "session/properties").json().get("setup-token").asText();
+            Map<String, Object> setup = Map.of("token", token,
+                    "user", Map.of("email", "mallory@example.com", "password", "Mallory-pw-2026", "first_name", "Mal", "last_name", "Lory"),
+                    "prefs", Map.of("site_name", "Claimed"));
+            Api.Res refused = api.withHeader("Origin", FOREIGN).post(403, "setup", setup);
+            assertTrue(refused.headerValues("Set-Cookie").isEmpty(), refused.headerValues("Set-Cookie").toString());
+            assertFalse(api.get(200, "session/properties").json().get("has-user-setup").asBoolean());
+            assertNull(InProcess.findUser(fresh, "mallory@example.com"));
+            // the setup page on Quarry's own origin
+            api.withHeader("Origin", api.origin()).withHeader("Sec-Fetch-Site", "same-origin").post(200, "setup", setup);
+            assertNotNull(InProcess.findUser(fresh, "mallory@example.com"));
+        }
+    }
+
+    @Test
     void behindATlsProxyTheCookieIsSecureAndTheProxysOriginIsOurs() {
         Map<String, String> login = Map.of("username", Fixtures.ADMIN_EMAIL, "password", Fixtures.ADMIN_PASSWORD);
         String plain = anonymous.post(200, "session", login).header("Set-Cookie");
