@@ -110,22 +110,29 @@ public final class CsrfFilter implements ContainerRequestFilter, ContainerRespon
         }
     }
 
-    /** Why the request must be taken for another site's, or null when it comes from Quarry's own pages (or no browser). */
+    /**
+     * Why the request must be taken for another site's, or null when it comes from Quarry's own pages, an accepted
+     * embedding origin, or no browser. Quarry's own origin is settled first, without reading any setting.
+     */
     private String crossSiteRefusal(ContainerRequestContext request) {
         String originHeader = request.getHeaderString("Origin");
-        String origin = RequestOrigins.normalize(originHeader);
-        if (origin != null && EmbeddingOrigins.accepted(settings, origin)) {
-            return null;
-        }
         String fetchSite = request.getHeaderString("Sec-Fetch-Site");
         fetchSite = fetchSite == null ? null : fetchSite.trim().toLowerCase(Locale.ROOT);
-        if ("cross-site".equals(fetchSite) || "same-site".equals(fetchSite)) {
-            return "Cross-site request refused: the browser says another site's page sent it (Sec-Fetch-Site: " + fetchSite + ").";
+        boolean anotherOrigin = "cross-site".equals(fetchSite) || "same-site".equals(fetchSite);
+        String bySecFetchSite = "Cross-site request refused: the browser says another site's page sent it (Sec-Fetch-Site: "
+                + fetchSite + ").";
+        if (originHeader == null) {
+            return anotherOrigin ? bySecFetchSite : null;
         }
-        if (originHeader != null && (origin == null || !own(request, origin))) {
+        String origin = RequestOrigins.normalize(originHeader);
+        if (origin == null) {
             return "Cross-site request refused: Origin " + originHeader + " is not this site's.";
         }
-        return null;
+        boolean own = own(request, origin);
+        if ((own && !anotherOrigin) || EmbeddingOrigins.accepted(settings, origin)) {
+            return null;
+        }
+        return own ? bySecFetchSite : "Cross-site request refused: Origin " + originHeader + " is not this site's.";
     }
 
     private boolean own(ContainerRequestContext request, String origin) {
