@@ -1,5 +1,5 @@
 import {h, mount, field, errorBox} from '../dom.js';
-import {get, post, put, download, ApiError, messageOf} from '../api.js';
+import {get, post, put, download, ApiError, messageOf, withAntiCsrfToken} from '../api.js';
 import {sqlEditor} from '../ask/sql-editor.js';
 import {snippetPanel} from '../ask/snippets.js';
 import {queryBuilder, stateFromQuery} from '../ask/builder.js';
@@ -158,7 +158,7 @@ export async function questionPage(main, {args, params, app, isCurrent}) {
   /** POSTs JSON that the person may stop: aborting the fetch closes the request, and the server cancels the query. */
   async function postAbortable(path, body, signal) {
     const response = await fetch('api/' + path, {method: 'POST', credentials: 'same-origin', signal,
-      headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+      headers: withAntiCsrfToken({'Content-Type': 'application/json'}), body: JSON.stringify(body)});
     const text = await response.text();
     let data = text;
     try { data = text ? JSON.parse(text) : null; } catch { /* plain text */ }

@@ -45,10 +45,12 @@ public final class AuthFilter implements ContainerRequestFilter {
         }
         String locale = request.getHeaderString("X-Metabase-Locale");
         Cookie cookie = request.getCookies().get(Credentials.SESSION_COOKIE);
-        for (String key : new String[]{cookie == null ? null : cookie.getValue(), request.getHeaderString(Credentials.SESSION_HEADER)}) {
-            User user = sessions.resolve(key);
+        String[] keys = {cookie == null ? null : cookie.getValue(), request.getHeaderString(Credentials.SESSION_HEADER)};
+        for (int i = 0; i < keys.length; i++) {
+            User user = sessions.resolve(keys[i]);
             if (user != null) {
-                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, key, false, locale != null ? locale : user.locale));
+                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, keys[i], false, locale != null ? locale : user.locale));
+                Credentials.setVia(request, i == 0 ? Credentials.Via.COOKIE : Credentials.Via.SESSION_HEADER);
                 return;
             }
         }
@@ -57,6 +59,7 @@ public final class AuthFilter implements ContainerRequestFilter {
             User user = apiKeys.authenticate(apiKey);
             if (user != null) {
                 CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
+                Credentials.setVia(request, Credentials.Via.API_KEY);
             }
         }
     }

@@ -5,6 +5,7 @@ import io.quarry.setting.Settings;
 import io.quarry.web.Cookies;
 import io.quarry.web.param.Body;
 import io.quarry.web.security.Access;
+import io.quarry.web.security.OpensSession;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -34,6 +35,7 @@ public final class ExternalAuthResource {
 
     @POST
     @Access(Access.Level.PUBLIC)
+    @OpensSession
     public Response login(JsonNode json) {
         Body body = Body.of(json);
         String token = body.nonBlank("token");

@@ -8,6 +8,7 @@ import io.quarry.web.param.NonBlank;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
+import io.quarry.web.security.OpensSession;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -63,6 +64,7 @@ public final class PasswordResetResource {
     @POST
     @Path("reset_password")
     @Access(Access.Level.PUBLIC)
+    @OpensSession
     public Response resetPassword(JsonNode json) {
         Body body = Body.of(json);
         String token = body.nonBlank("token");

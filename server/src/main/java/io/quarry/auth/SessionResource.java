@@ -7,6 +7,7 @@ import io.quarry.web.Cookies;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import io.quarry.web.security.Access;
+import io.quarry.web.security.OpensSession;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -40,6 +41,7 @@ public final class SessionResource {
 
     @POST
     @Access(Access.Level.PUBLIC)
+    @OpensSession
     public Response login(JsonNode json) {
         Body body = Body.of(json);
         String username = body.nonBlank("username");

@@ -1,6 +1,7 @@
 package io.quarry.boot;
 
 import io.quarry.auth.AuthFilter;
+import io.quarry.auth.CsrfFilter;
 import io.quarry.core.Caller;
 import io.quarry.web.JsonCharsetFilter;
 import io.quarry.web.JsonProvider;
@@ -57,6 +58,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(ParsedBodyReader.class);
         register(FormAcceptingModel.class);
         register(AuthFilter.class);
+        register(CsrfFilter.class);
         register(io.quarry.embed.SdkCors.class);
         register(AccessFeature.class);
         register(ApiExceptionMapper.class);

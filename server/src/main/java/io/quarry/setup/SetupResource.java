@@ -22,6 +22,7 @@ import io.quarry.web.Cookies;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import io.quarry.web.security.Access;
+import io.quarry.web.security.OpensSession;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -85,6 +86,7 @@ public final class SetupResource {
      */
     @POST
     @Access(Access.Level.PUBLIC)
+    @OpensSession
     public Response setup(JsonNode json) {
         Body body = Body.of(json);
         Body user = body.has("user") ? body.nested("user") : body;

@@ -1,5 +1,7 @@
 package io.quarry.web;
 
+import io.quarry.web.security.AntiCsrfToken;
+import io.quarry.web.security.RequestOrigins;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.Response;
 import java.util.Locale;
@@ -16,7 +18,11 @@ public final class Cookies {
 
     /**
      * Adds the session cookie. With {@code rememberSeconds} it persists that long; otherwise it is a browser-session
-     * cookie, as Metabase does when the login did not ask to be remembered.
+     * cookie, as Metabase does when the login did not ask to be remembered. It is {@code Secure} when the request came
+     * over HTTPS, directly or through a proxy saying so ({@link RequestOrigins#overHttps}, the rule HSTS follows), and
+     * always with {@code SameSite=None} (browsers refuse it otherwise); a {@code SameSite=None} cookie, which browsers
+     * send along with other sites' requests, comes with the session's {@link AntiCsrfToken} in its header, which
+     * cookie-authenticated writes must send back.
      */
     public static Response.ResponseBuilder withSession(Response.ResponseBuilder response, String sessionId, Long rememberSeconds,
                                                        String sameSite, HttpServletRequest request) {
@@ -25,8 +31,11 @@ public final class Cookies {
         if (rememberSeconds != null) {
             cookie.append("; Max-Age=").append(rememberSeconds);
         }
-        if (request != null && (request.isSecure() || "None".equals(site))) {
+        if ("None".equals(site) || (request != null && RequestOrigins.overHttps(request))) {
             cookie.append("; Secure");
+        }
+        if ("None".equals(site)) {
+            response.header(AntiCsrfToken.HEADER, AntiCsrfToken.of(sessionId));
         }
         return response.header("Set-Cookie", cookie.toString());
     }

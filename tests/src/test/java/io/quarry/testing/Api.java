@@ -40,6 +40,19 @@ public final class Api {
         return withHeader("X-Metabase-Session", sessionId);
     }
 
+    /**
+     * Calls with this session id in the {@code metabase.SESSION} cookie, as a browser does; its writes carry the
+     * same-origin {@code Origin} a browser sends with them (Quarry refuses cookie writes from other origins).
+     */
+    public Api withSessionCookie(String sessionId) {
+        return withHeader("Cookie", "metabase.SESSION=" + sessionId);
+    }
+
+    /** The origin ({@code scheme://host:port}) of the server this client calls, as a browser would send it. */
+    public String origin() {
+        return base.getScheme() + "://" + base.getHost() + (base.getPort() < 0 ? "" : ":" + base.getPort());
+    }
+
     public Api withApiKey(String key) {
         return withHeader("X-Api-Key", key);
     }
@@ -86,6 +99,9 @@ public final class Api {
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(relative)).timeout(Duration.ofSeconds(60));
         headers.forEach(request::header);
+        if (browserWrite(method)) {
+            request.header("Origin", origin());
+        }
         HttpRequest.BodyPublisher publisher = HttpRequest.BodyPublishers.noBody();
         if (body != null) {
             publisher = HttpRequest.BodyPublishers.ofString(body);
@@ -111,6 +127,24 @@ public final class Api {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Whether this is a write a browser would send with its page's {@code Origin} and that gets none from the test: one
+     * authenticated by the session cookie (the only credential a browser attaches by itself).
+     */
+    private boolean browserWrite(String method) {
+        if (method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS")) {
+            return false;
+        }
+        boolean cookie = false;
+        for (String name : headers.keySet()) {
+            if (name.equalsIgnoreCase("Origin")) {
+                return false;
+            }
+            cookie |= name.equalsIgnoreCase("Cookie");
+        }
+        return cookie;
     }
 
     private static Res expect(int expected, Res res) {

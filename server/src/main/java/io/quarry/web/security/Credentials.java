@@ -2,6 +2,7 @@ package io.quarry.web.security;
 
 import io.quarry.web.Cookies;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
 
 /** Where a request carries its credentials, in Metabase's names: a session cookie or header, or an API key. */
 public final class Credentials {
@@ -9,7 +10,30 @@ public final class Credentials {
     public static final String SESSION_HEADER = "X-Metabase-Session";
     public static final String API_KEY_HEADER = "X-Api-Key";
 
+    /** The request property under which authentication records what the caller was recognised by. */
+    private static final String VIA = "quarry.credentials";
+
+    /** What authenticated a caller. */
+    public enum Via {
+        /** The session cookie, which a browser attaches on its own, whichever page asks: the one to guard. */
+        COOKIE,
+        /** The {@code X-Metabase-Session} header, which only the client's own code sets. */
+        SESSION_HEADER,
+        /** An {@code X-Api-Key}. */
+        API_KEY
+    }
+
     private Credentials() {
+    }
+
+    /** Records what authenticated the request's caller; done once per request, by the authentication filter. */
+    public static void setVia(ContainerRequestContext request, Via via) {
+        request.setProperty(VIA, via);
+    }
+
+    /** What authenticated the request's caller; null for an anonymous request. */
+    public static Via via(ContainerRequestContext request) {
+        return request.getProperty(VIA) instanceof Via via ? via : null;
     }
 
     /** Whether the request carries any credentials (checked or not): its answer is for that caller only. */

@@ -37,7 +37,7 @@ public final class SecurityHeadersFilter extends HttpFilter {
             response.setHeader("Content-Security-Policy", directive);
             request.setAttribute(FRAMING, directive);
         }
-        if (overHttps(request)) {
+        if (RequestOrigins.overHttps(request)) {
             response.setHeader("Strict-Transport-Security", HSTS);
         }
         HttpServletResponse answer = response;
@@ -94,10 +94,6 @@ public final class SecurityHeadersFilter extends HttpFilter {
     public static boolean embeddable(String path) {
         return path.startsWith("/api/embed/") || path.startsWith("/api/public/") || path.startsWith("/embed/")
                 || path.startsWith("/public/");
-    }
-
-    static boolean overHttps(HttpServletRequest request) {
-        return request.isSecure() || "https".equalsIgnoreCase(request.getHeader("X-Forwarded-Proto"));
     }
 
     /** A resource's own Cache-Control replaces the default instead of being added beside it. */
