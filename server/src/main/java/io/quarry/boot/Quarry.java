@@ -7,6 +7,7 @@ import io.quarry.appdb.Db;
 import io.quarry.assistant.AssistantService;
 import io.quarry.assistant.FeedbackMapper;
 import io.quarry.auth.ApiKeyMapper;
+import io.quarry.auth.ApiKeyService;
 import io.quarry.auth.AuthModule;
 import io.quarry.auth.PasswordResetMapper;
 import io.quarry.auth.PasswordResetService;
@@ -190,6 +191,7 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseUsage databaseUsage;
     public final UserService users;
     public final SessionService sessions;
+    public final ApiKeyService apiKeys;
     public final PasswordResetService passwordResets;
     public final Drivers drivers;
     public final DatabasePools databasePools;
@@ -341,6 +343,7 @@ public final class Quarry implements AutoCloseable {
 
         users = userModule.users();
         sessions = authModule.sessions();
+        apiKeys = authModule.apiKeys();
         passwordResets = authModule.passwordResets();
         drivers = warehouseModule.drivers();
         databasePools = warehouseModule.databasePools();
