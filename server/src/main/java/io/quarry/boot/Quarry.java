@@ -296,7 +296,7 @@ public final class Quarry implements AutoCloseable {
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
         cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
-                warehouses, metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
+                warehouses, metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables, dataPermissions);
         cards = cardModule.cards();
         // refreshes run on the shared scheduler's threads, and once per cluster on the refresh schedule
         persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, warehouses, cards,
