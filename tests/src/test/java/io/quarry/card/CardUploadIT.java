@@ -329,12 +329,17 @@ class CardUploadIT {
         try {
             long tables = h2Tables();
             long cards = cards();
-            byte[] big = bigCsv(5_000);
+            // past the limit and the form's allowance for its other parts: refused by its declared length alone
+            byte[] big = bigCsv(60_000);
+            assertTrue(big.length > 100_000 + io.quarry.web.body.MultipartForm.OVERHEAD_BYTES, "size " + big.length);
             for (boolean chunked : new boolean[]{false, true}) {
                 Api.Res res = uploadStream("X-Metabase-Session", session, "too big.csv", big, chunked);
                 assertEquals(413, res.status(), (chunked ? "chunked: " : "by length: ") + res.body());
                 assertEquals("The CSV file is too large (at most 100000 bytes).", res.body());
             }
+            // just past the limit, streamed: refused as the file passes it
+            Api.Res over = uploadStream("X-Metabase-Session", session, "just over.csv", java.util.Arrays.copyOf(bigCsv(3_000), 100_001), false);
+            assertEquals(413, over.status(), over.body());
             assertEquals(tables, h2Tables(), "no table was created");
             assertEquals(cards, cards());
             // within the limit, the same endpoint takes it
