@@ -69,11 +69,6 @@ public final class ApiKeyService {
         this.failures = new Throttle("x-api-key", FAILURE_THRESHOLD, Duration.ofHours(1).toMillis(), clock);
     }
 
-    /** The active user behind a key, or null; {@link #authenticate(String, String)} without a client address. */
-    public User authenticate(String key) {
-        return authenticate(key, null);
-    }
-
     /**
      * The active user behind a key sent from {@code address} (the client's IP, null when unknown), or null. In order of
      * cost: a key not of the generated shape is refused outright (no database, no bcrypt); a key already checked is
