@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
@@ -21,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.ibatis.exceptions.PersistenceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +40,10 @@ public final class ApiKeyService {
     private static final int MAX_NAME_LENGTH = 254;
     /** Bound on remembered checks; past it the memory starts over (costing one bcrypt per key). */
     private static final int MAX_VERIFIED = 10_000;
+    /** Failed keys from one address within an hour before it is throttled (sign-in's limit per address). */
+    static final int FAILURE_THRESHOLD = 50;
+    /** bcrypt checks of keys running at once, at most. */
+    static final int MAX_CONCURRENT_HASHES = Math.max(2, Runtime.getRuntime().availableProcessors());
     private static final Logger log = LoggerFactory.getLogger(ApiKeyService.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -43,37 +51,110 @@ public final class ApiKeyService {
     private final Clock clock;
     /** SHA-256 of a key already checked → the bcrypt hash it was checked against, to skip bcrypt on every request. */
     private final Map<String, String> verified = new ConcurrentHashMap<>();
+    private final boolean throttled;
+    /** Failed keys per client address, as sign-in counts failed passwords per address. */
+    private final Throttle failures;
+    private final Semaphore hashing = new Semaphore(MAX_CONCURRENT_HASHES);
+    private final LongAdder hashes = new LongAdder();
 
     public ApiKeyService(Db db, Clock clock) {
-        this.db = db;
-        this.clock = clock;
+        this(db, clock, true);
     }
 
-    /** The active user behind a key, or null. */
-    public User authenticate(String key) {
-        if (key == null || key.length() < 12 || key.length() > 254 || !key.startsWith("mb_")) {
+    /** {@code throttled}: whether failed keys are throttled per client address ({@code MB_DISABLE_SESSION_THROTTLE} off). */
+    public ApiKeyService(Db db, Clock clock, boolean throttled) {
+        this.db = db;
+        this.clock = clock;
+        this.throttled = throttled;
+        this.failures = new Throttle("x-api-key", FAILURE_THRESHOLD, Duration.ofHours(1).toMillis(), clock);
+    }
+
+    /**
+     * The active user behind a key sent from {@code address} (the client's IP, null when unknown), or null. In order of
+     * cost: a key not of the generated shape is refused outright (no database, no bcrypt); a key already checked is
+     * matched by its SHA-256 against the stored hash; an address past {@link #FAILURE_THRESHOLD} failed keys within
+     * the hour gets no further bcrypt until its wait is over (the login throttle's rule: 15 s × over^1.5), so it can use
+     * only keys already checked; everything else costs one bcrypt, run after the key's row was read and its
+     * connection given back, never inside a transaction, and at most {@link #MAX_CONCURRENT_HASHES} at a time.
+     */
+    public User authenticate(String key, String address) {
+        if (!wellFormed(key)) {
             return null;
         }
-        return db.tx(session -> {
-            ApiKey row = session.getMapper(ApiKeyMapper.class).findApiKeyByPrefix(key.substring(0, PREFIX_LENGTH));
-            if (row == null) {
-                Passwords.spendTime();
+        String digest = sha256(key);
+        String checkedAgainst = verified.get(digest);
+        if (checkedAgainst == null && throttled && address != null && failures.secondsToWait(address) != null) {
+            return null;
+        }
+        ApiKey row = db.with(ApiKeyMapper.class, m -> m.findApiKeyByPrefix(key.substring(0, PREFIX_LENGTH)));
+        // A cached check counts only against the very hash it was made with: regenerating a key changes the hash.
+        if (row == null || !row.keyHash.equals(checkedAgainst)) {
+            Boolean matches = hashChecked(key, row);
+            if (!Boolean.TRUE.equals(matches)) {
+                if (matches != null && throttled && address != null) {
+                    failures.record(address);
+                }
                 return null;
             }
-            String digest = sha256(key);
-            // A cached check counts only against the very hash it was made with: regenerating a key changes the hash.
-            if (!row.keyHash.equals(verified.get(digest))) {
-                if (!Passwords.verifyToken(key, row.keyHash)) {
-                    return null;
-                }
-                if (verified.size() >= MAX_VERIFIED) {
-                    verified.clear();
-                }
-                verified.put(digest, row.keyHash);
+            if (verified.size() >= MAX_VERIFIED) {
+                verified.clear();
             }
-            User user = session.getMapper(UserMapper.class).findUser(row.userId);
-            return user != null && user.isActive ? user : null;
-        });
+            verified.put(digest, row.keyHash);
+        }
+        User user = db.with(UserMapper.class, m -> m.findUser(row.userId));
+        return user != null && user.isActive ? user : null;
+    }
+
+    /**
+     * Whether the key matches the row's hash: one bcrypt, or a useless one when there is no row (as Metabase does, so
+     * the time does not tell whether a prefix exists). Null, without hashing, when the hashes in flight stay at their
+     * bound for a second: a flood of guesses then costs the machine that bound, not every core.
+     */
+    private Boolean hashChecked(String key, ApiKey row) {
+        boolean permitted;
+        try {
+            permitted = hashing.tryAcquire(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        if (!permitted) {
+            return null;
+        }
+        try {
+            hashes.increment();
+            if (row == null) {
+                Passwords.spendTime();
+                return false;
+            }
+            return Passwords.verifyToken(key, row.keyHash);
+        } finally {
+            hashing.release();
+        }
+    }
+
+    /**
+     * The shape every key Quarry makes has: {@code mb_}, then the standard Base64 of 32 bytes (43 characters of its
+     * alphabet and one {@code =} of padding). Metabase's own schema asks less (12 to 254 characters starting with
+     * {@code mb_}, for keys supplied in its config files), which Quarry does not take.
+     */
+    static boolean wellFormed(String key) {
+        if (key == null || key.length() != KEY_LENGTH || !key.startsWith("mb_") || key.charAt(KEY_LENGTH - 1) != '=') {
+            return false;
+        }
+        for (int i = 3; i < KEY_LENGTH - 1; i++) {
+            char c = key.charAt(i);
+            boolean base64 = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/';
+            if (!base64) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** bcrypt runs (real or useless) made by {@link #authenticate} since start: what a flood of guesses costs. */
+    public long hashChecks() {
+        return hashes.sum();
     }
 
     public List<Map<String, Object>> list() {

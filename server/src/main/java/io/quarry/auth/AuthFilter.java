@@ -2,10 +2,12 @@ package io.quarry.auth;
 
 import io.quarry.core.Caller;
 import io.quarry.user.User;
+import io.quarry.web.body.UnreadBodies;
 import io.quarry.web.security.CallerFactory;
 import io.quarry.web.security.Credentials;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -56,12 +58,17 @@ public final class AuthFilter implements ContainerRequestFilter {
         }
         String apiKey = request.getHeaderString(Credentials.API_KEY_HEADER);
         if (apiKey != null) {
-            User user = apiKeys.authenticate(apiKey);
+            User user = apiKeys.authenticate(apiKey, clientAddress(request));
             if (user != null) {
                 CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, null, true, locale != null ? locale : user.locale));
                 Credentials.setVia(request, Credentials.Via.API_KEY);
             }
         }
+    }
+
+    /** The client's IP, as sign-in records it (the servlet request's remote address); null outside a servlet. */
+    private static String clientAddress(ContainerRequestContext request) {
+        return request.getProperty(UnreadBodies.SERVLET_REQUEST) instanceof HttpServletRequest servlet ? servlet.getRemoteAddr() : null;
     }
 
     private static boolean isHealthCheck(ContainerRequestContext request) {

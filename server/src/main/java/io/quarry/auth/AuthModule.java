@@ -16,7 +16,7 @@ public record AuthModule(Passwords passwords, SessionService sessions, ApiKeySer
             UserService users, ScheduledExecutorService scheduler) {
         SessionService sessions = new SessionService(db, settings, config, clock);
         AuthSettings.register(settings);
-        return new AuthModule(passwords, sessions, new ApiKeyService(db, clock),
+        return new AuthModule(passwords, sessions, new ApiKeyService(db, clock, !config.sessionThrottleDisabled),
                 new PasswordResetService(db, settings, mailer, sessions, config, clock, scheduler),
                 new ExternalAuthService(db, settings, sessions, users, config, clock), new LoginHistory(db, sessions, clock));
     }

@@ -7,6 +7,7 @@ import io.quarry.appdb.Db;
 import io.quarry.assistant.AssistantService;
 import io.quarry.assistant.FeedbackMapper;
 import io.quarry.auth.ApiKeyMapper;
+import io.quarry.auth.ApiKeyService;
 import io.quarry.auth.AuthModule;
 import io.quarry.auth.PasswordResetMapper;
 import io.quarry.auth.PasswordResetService;
@@ -190,6 +191,7 @@ public final class Quarry implements AutoCloseable {
     public final DatabaseUsage databaseUsage;
     public final UserService users;
     public final SessionService sessions;
+    public final ApiKeyService apiKeys;
     public final PasswordResetService passwordResets;
     public final Drivers drivers;
     public final DatabasePools databasePools;
@@ -295,7 +297,7 @@ public final class Quarry implements AutoCloseable {
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
                 dataPermissions);
         cardModule = CardModule.create(cardsForQueries, clock, db, settings, collectionAccess, revisions, databaseService,
-                warehouses, metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables);
+                warehouses, metadataModule.metadata(), syncModule.schemaSync(), queryRunner, parameterValues, persistedTables, dataPermissions);
         cards = cardModule.cards();
         // refreshes run on the shared scheduler's threads, and once per cluster on the refresh schedule
         persistenceModule = PersistenceModule.create(persistedTables, clock, db, settings, databaseService, warehouses, cards,
@@ -342,6 +344,7 @@ public final class Quarry implements AutoCloseable {
 
         users = userModule.users();
         sessions = authModule.sessions();
+        apiKeys = authModule.apiKeys();
         passwordResets = authModule.passwordResets();
         drivers = warehouseModule.drivers();
         databases = databaseService;

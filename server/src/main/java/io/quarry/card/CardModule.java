@@ -3,6 +3,7 @@ package io.quarry.card;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess;
 import io.quarry.parameters.ParameterValues;
+import io.quarry.permission.DataPermissions;
 import io.quarry.qp.Warehouses;
 import io.quarry.qp.run.QueryRunner;
 import io.quarry.revision.Revisions;
@@ -33,10 +34,10 @@ public record CardModule(CardService cards, CardParamValues paramValues, CardUpl
     /** @param forQueries the part built before the query processor and runner; the cards record their use in it */
     public static CardModule create(ForQueries forQueries, Clock clock, Db db, Settings settings, CollectionAccess access,
             Revisions revisions, DatabaseService databases, Warehouses warehouses, MetadataService metadata, SchemaSync schemaSync,
-            QueryRunner runner, ParameterValues parameterValues, CardService.Persisted persisted) {
+            QueryRunner runner, ParameterValues parameterValues, CardService.Persisted persisted, DataPermissions permissions) {
         CardService cards = new CardService(db, databases, forQueries.usage(), runner, settings, access, revisions, clock,
                 persisted);
         return new CardModule(cards, new CardParamValues(parameterValues),
-                new CardUploads(metadata, databases, warehouses, schemaSync, cards, settings, clock));
+                new CardUploads(metadata, databases, warehouses, schemaSync, cards, settings, permissions, clock));
     }
 }

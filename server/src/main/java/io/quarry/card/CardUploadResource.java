@@ -1,14 +1,13 @@
 package io.quarry.card;
 
 import io.quarry.core.Caller;
+import io.quarry.web.body.MultipartForm;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.ParamRule;
 import io.quarry.web.param.Validation;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
-import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.Part;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,8 +15,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * {@code POST /api/card/from-csv} (the spec's path) and {@code POST /api/upload/csv} (v0.55+): a multipart form with
@@ -43,41 +40,50 @@ public final class CardUploadResource {
         return upload(request);
     }
 
-    /** The form is parsed by the servlet container (the api servlet's multipart-config in web.xml sets the limits). */
+    /**
+     * Checks the caller's rights on the uploads database before a byte of the form is read, then streams the form: the
+     * file to a temporary file, at most {@code max-upload-size-bytes} (413 past it, by the declared length before
+     * reading, or as soon as the streamed file passes it), deleted once the upload is done.
+     */
     long upload(HttpServletRequest request) {
-        Part file;
-        Part collection;
-        try {
-            file = request.getPart("file");
-            collection = request.getPart("collection_id");
-        } catch (IllegalStateException tooLarge) {
-            throw ApiException.badRequest("The CSV file is too large (at most 50 MB).");
-        } catch (ServletException | IOException notMultipart) {
-            throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
+        uploads.requireMayUpload(caller);
+        long max = uploads.maxFileBytes();
+        if (request.getContentLengthLong() > max + MultipartForm.OVERHEAD_BYTES) {
+            throw tooLarge(max);
         }
-        if (file == null) {
-            throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
-        }
-        Long collectionId = null;
-        if (collection != null) {
-            String raw = new String(bytes(collection), StandardCharsets.UTF_8).trim();
-            if (!raw.isEmpty() && !raw.equals("null") && !raw.equals("root")) {
-                collectionId = Validation.parsePosInt(raw);
-                if (collectionId == null) {
-                    throw Validation.invalid("collection_id", ParamRule.POS_INT, true, raw);
+        try (MultipartForm form = MultipartForm.read(request.getInputStream(), request.getContentType(), "file", max)) {
+            Long collectionId = null;
+            String raw = form.field("collection_id");
+            if (raw != null) {
+                raw = raw.trim();
+                if (!raw.isEmpty() && !raw.equals("null") && !raw.equals("root")) {
+                    collectionId = Validation.parsePosInt(raw);
+                    if (collectionId == null) {
+                        throw Validation.invalid("collection_id", ParamRule.POS_INT, true, raw);
+                    }
                 }
             }
-        }
-        String filename = file.getSubmittedFileName();
-        return uploads.upload(caller, filename == null ? "upload.csv" : filename, bytes(file), collectionId);
-    }
-
-    private static byte[] bytes(Part part) {
-        try (InputStream in = part.getInputStream()) {
-            return in.readAllBytes();
+            if (form.file() == null) {
+                throw noFile();
+            }
+            String filename = form.filename();
+            return uploads.upload(caller, filename == null ? "upload.csv" : filename, form.file(), collectionId);
+        } catch (MultipartForm.TooLarge e) {
+            throw tooLarge(max);
+        } catch (MultipartForm.Malformed e) {
+            throw noFile();
         } catch (IOException e) {
             throw ApiException.badRequest("The upload could not be read.");
         }
+    }
+
+    private static ApiException noFile() {
+        return ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
+    }
+
+    private static ApiException tooLarge(long max) {
+        String size = max % (1024 * 1024) == 0 ? max / (1024 * 1024) + " MB" : max + " bytes";
+        return new ApiException(413, "The CSV file is too large (at most " + size + ").");
     }
 
     /** The v0.55+ path of the same upload. */

@@ -4,6 +4,7 @@ import io.quarry.core.Caller;
 import io.quarry.core.Json;
 import io.quarry.driver.SqlDialect;
 import io.quarry.driver.StatementKind;
+import io.quarry.permission.DataPermissions;
 import io.quarry.qp.WarehouseSession;
 import io.quarry.qp.Warehouses;
 import io.quarry.setting.Setting;
@@ -14,17 +15,27 @@ import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
 import io.quarry.web.error.ApiException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +49,8 @@ public final class CardUploads {
     /** PostgreSQL's identifier limit, the strictest of the supported targets. */
     static final int MAX_NAME = 63;
     static final int BATCH = 1000;
+    static final String MAX_SIZE_SETTING = "max-upload-size-bytes";
+    static final long DEFAULT_MAX_SIZE = 50L * 1024 * 1024;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
     private final MetadataService metadata;
@@ -46,16 +59,18 @@ public final class CardUploads {
     private final SchemaSync schemaSync;
     private final CardService cards;
     private final Settings settings;
+    private final DataPermissions permissions;
     private final Clock clock;
 
     public CardUploads(MetadataService metadata, DatabaseService databases, Warehouses warehouses, SchemaSync schemaSync,
-                       CardService cards, Settings settings, Clock clock) {
+                       CardService cards, Settings settings, DataPermissions permissions, Clock clock) {
         this.metadata = metadata;
         this.databases = databases;
         this.warehouses = warehouses;
         this.schemaSync = schemaSync;
         this.cards = cards;
         this.settings = settings;
+        this.permissions = permissions;
         this.clock = clock;
     }
 
@@ -68,7 +83,10 @@ public final class CardUploads {
                 Setting.of("uploads-enabled", Setting.Type.BOOLEAN).visibility(Setting.Visibility.AUTHENTICATED).defaultValue(false).build(),
                 Setting.of("uploads-database-id", Setting.Type.INTEGER).visibility(Setting.Visibility.AUTHENTICATED).build(),
                 Setting.of("uploads-schema-name", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build(),
-                Setting.of("uploads-table-prefix", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build());
+                Setting.of("uploads-table-prefix", Setting.Type.STRING).visibility(Setting.Visibility.AUTHENTICATED).build(),
+                // Metabase's fixed limit (its max-upload-size-bytes, 50 MB); here a setting (MB_MAX_UPLOAD_SIZE_BYTES)
+                Setting.of(MAX_SIZE_SETTING, Setting.Type.POSITIVE_INTEGER).visibility(Setting.Visibility.ADMIN)
+                        .defaultValue(DEFAULT_MAX_SIZE).build());
     }
 
     /**
@@ -80,8 +98,17 @@ public final class CardUploads {
                 && Long.valueOf(databaseId).equals(settings.integer("uploads-database-id"));
     }
 
-    /** Creates the table and its model; returns the model's id. */
-    public long upload(Caller caller, String filename, byte[] content, Long collectionId) {
+    /** The largest file an upload may send, in bytes. */
+    public long maxFileBytes() {
+        Long max = settings.integer(MAX_SIZE_SETTING);
+        return max == null ? DEFAULT_MAX_SIZE : max;
+    }
+
+    /**
+     * The uploads database, when the caller may upload into it: uploads on (400), the database there (400), and native
+     * (SQL) rights on it (403), as Metabase asks, since an upload creates a table there. Checked before the form is read.
+     */
+    public Database requireMayUpload(Caller caller) {
         if (!settings.bool("uploads-enabled")) {
             throw ApiException.badRequest("Uploads are not enabled.");
         }
@@ -90,11 +117,27 @@ public final class CardUploads {
         if (database == null) {
             throw ApiException.badRequest("The uploads database does not exist.");
         }
+        if (!permissions.access(caller, database.id).canQueryNatively()) {
+            throw ApiException.forbidden();
+        }
+        return database;
+    }
+
+    /** Creates the table and its model from the CSV in {@code file}, read as a stream twice; returns the model's id. */
+    public long upload(Caller caller, String filename, Path file, Long collectionId) {
+        Database database = requireMayUpload(caller);
         cards.requireCollectionWrite(caller, collectionId);
         if (filename == null || filename.isBlank()) {
             throw ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
         }
-        Parsed csv = parse(new String(content, StandardCharsets.UTF_8));
+        Shape csv;
+        try (Reader in = reader(file)) {
+            csv = shape(new Csv(in));
+        } catch (IOException e) {
+            throw ApiException.badRequest("The upload could not be read.");
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
         String schema = settings.string("uploads-schema-name");
         schema = schema == null || schema.isBlank() ? null : schema;
         String prefix = settings.string("uploads-table-prefix");
@@ -107,7 +150,7 @@ public final class CardUploads {
             warehouses.write(database, StatementKind.WRITE_TABLES, session -> {
                 session.update(createTable(qualified, csv, dialect), List.of(), false);
                 created[0] = true;
-                insertRows(session, qualified, csv, dialect);
+                insertRows(session, qualified, csv, dialect, file);
                 return null;
             });
             schemaSync.sync(database);
@@ -156,21 +199,34 @@ public final class CardUploads {
         }
     }
 
-    record Parsed(List<String> columns, List<CsvColumnType> types, List<Integer> widths, List<List<String>> rows) {
+    /** What the whole file says about the table: its columns, their types and widths, and how many rows it has. */
+    record Shape(List<String> columns, List<CsvColumnType> types, List<Integer> widths, long rows) {
     }
 
-    /** Parses and checks the file: a header, no blank or over-long names, every row as wide as the header. */
-    static Parsed parse(String text) {
-        List<List<String>> all;
+    private static Reader reader(Path file) throws IOException {
+        return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), 64 * 1024);
+    }
+
+    /** Parses and checks a text (small inputs, tests): {@link #shape(Csv)} of it. */
+    static Shape parse(String text) {
         try {
-            all = Csv.parse(text);
+            return shape(new Csv(new StringReader(text)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        if (all.isEmpty()) {
+    }
+
+    /**
+     * Reads the file row by row and checks it: a header, no blank or over-long names, every row as wide as the header;
+     * keeps only the columns' types and widths, never the rows.
+     */
+    static Shape shape(Csv csv) throws IOException {
+        List<String> header = csv.next();
+        if (header == null) {
             throw ApiException.badRequest("The CSV file is empty.");
         }
-        List<String> header = all.get(0);
         if (header.stream().allMatch(String::isBlank)) {
             throw ApiException.badRequest("The CSV file has no header row.");
         }
@@ -189,15 +245,14 @@ public final class CardUploads {
             used.add(unique);
             columns.add(unique);
         }
-        List<List<String>> rows = all.subList(1, all.size());
         List<CsvColumnType> types = new ArrayList<>();
         List<Integer> widths = new ArrayList<>();
         for (int c = 0; c < columns.size(); c++) {
             types.add(null);
             widths.add(0);
         }
-        for (int r = 0; r < rows.size(); r++) {
-            List<String> row = rows.get(r);
+        long r = 0;
+        for (List<String> row; (row = csv.next()) != null; r++) {
             if (row.size() != columns.size()) {
                 throw ApiException.badRequest("Row " + (r + 2) + " of the CSV file has " + row.size() + " values, but the header has "
                         + columns.size() + " columns.");
@@ -212,10 +267,10 @@ public final class CardUploads {
             }
         }
         types.replaceAll(t -> t == null ? CsvColumnType.TEXT : t);
-        return new Parsed(columns, types, widths, rows);
+        return new Shape(columns, types, widths, r);
     }
 
-    static String createTable(String qualified, Parsed csv, SqlDialect dialect) {
+    static String createTable(String qualified, Shape csv, SqlDialect dialect) {
         StringBuilder sql = new StringBuilder("CREATE TABLE ").append(qualified).append(" (")
                 .append(dialect.quote("_mb_row_id")).append(" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY");
         for (int c = 0; c < csv.columns().size(); c++) {
@@ -226,8 +281,10 @@ public final class CardUploads {
         return sql.append(')').toString();
     }
 
-    private static void insertRows(WarehouseSession session, String qualified, Parsed csv, SqlDialect dialect) throws SQLException {
-        if (csv.rows().isEmpty()) {
+    /** Inserts the file's rows, read a second time as a stream, in batches of {@link #BATCH}. */
+    private static void insertRows(WarehouseSession session, String qualified, Shape csv, SqlDialect dialect, Path file)
+            throws SQLException {
+        if (csv.rows() == 0) {
             return;
         }
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(qualified).append(" (");
@@ -237,15 +294,42 @@ public final class CardUploads {
             marks.append(c == 0 ? "?" : ", ?");
         }
         sql.append(") VALUES (").append(marks).append(')');
-        List<List<Object>> values = new ArrayList<>(csv.rows().size());
-        for (List<String> row : csv.rows()) {
-            List<Object> typed = new ArrayList<>(row.size());
-            for (int c = 0; c < row.size(); c++) {
-                typed.add(csv.types().get(c).value(row.get(c)));
-            }
-            values.add(typed);
+        try (Reader in = reader(file)) {
+            Csv rows = new Csv(in);
+            rows.next();
+            Iterable<List<Object>> typedRows = () -> new Iterator<>() {
+                private List<String> next = read();
+
+                private List<String> read() {
+                    try {
+                        return rows.next();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public boolean hasNext() {
+                    return next != null;
+                }
+
+                @Override
+                public List<Object> next() {
+                    if (next == null) {
+                        throw new NoSuchElementException();
+                    }
+                    List<Object> typed = new ArrayList<>(next.size());
+                    for (int c = 0; c < next.size(); c++) {
+                        typed.add(csv.types().get(c).value(next.get(c)));
+                    }
+                    next = read();
+                    return typed;
+                }
+            };
+            session.batch(sql.toString(), typedRows, BATCH);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        session.batch(sql.toString(), values, BATCH);
     }
 
     /** Lower case letters, digits and underscores. */

@@ -48,7 +48,8 @@ public final class AppConfig {
      * Largest request body read, in bytes ({@code MB_MAX_REQUEST_BODY_BYTES}, Quarry's own key; 16 MiB). Metabase has
      * no limit; the largest bodies its clients send (a permissions graph of a big instance, a dashboard with hundreds
      * of cards) are a few MB, and a parsed JSON tree takes several times its text, so 16 MiB leaves headroom while
-     * keeping one request's tree well under 100 MB of heap. CSV uploads (multipart) have their own limit in web.xml.
+     * keeping one request's tree well under 100 MB of heap. CSV uploads (multipart) have their own limit, the
+     * {@code max-upload-size-bytes} setting, and stream to a temporary file.
      */
     public final long maxRequestBodyBytes;
     /**

@@ -235,4 +235,133 @@ class CardUploadIT {
             useDatabase(h2Db, true);
         }
     }
+
+    /** POSTs a form with {@code csv} as its file, by its length or chunked (no declared length); answers the status and body. */
+    private static Api.Res uploadStream(String authHeader, String authValue, String filename, byte[] csv, boolean chunked) {
+        String boundary = "----quarry" + System.nanoTime();
+        byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
+                + "\"\r\nContent-Type: text/csv\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+        byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[head.length + csv.length + tail.length];
+        System.arraycopy(head, 0, body, 0, head.length);
+        System.arraycopy(csv, 0, body, head.length, csv.length);
+        System.arraycopy(tail, 0, body, head.length + csv.length, tail.length);
+        HttpRequest.BodyPublisher publisher = chunked
+                ? HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))
+                : HttpRequest.BodyPublishers.ofByteArray(body);
+        HttpRequest request = HttpRequest.newBuilder(server.base.resolve("api/upload/csv"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .header(authHeader, authValue)
+                .POST(publisher).build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Api.Res(response.statusCode(), response.body(), response.headers().map());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A CSV of {@code rows} rows, about 60 bytes each. */
+    private static byte[] bigCsv(int rows) {
+        StringBuilder csv = new StringBuilder("id,name,amount,day\n");
+        for (int i = 1; i <= rows; i++) {
+            csv.append(i).append(",customer number ").append(i).append(" of many,").append(i % 1000).append('.').append(i % 100)
+                    .append(",2024-01-").append(10 + i % 19).append('\n');
+        }
+        return csv.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static long h2Rows(String tableLike) {
+        JsonNode tables = admin.post(202, "dataset", Map.of("database", h2Db, "type", "native", "native", Map.of("query",
+                "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME LIKE '" + tableLike + "'"))).json();
+        JsonNode rows = tables.get("data").get("rows");
+        assertEquals(1, rows.size(), tables.toString());
+        return admin.post(202, "dataset", Map.of("database", h2Db, "type", "native", "native", Map.of("query",
+                "SELECT COUNT(*) FROM \"" + rows.get(0).get(0).asText() + "\""))).json().get("data").get("rows").get(0).get(0).asLong();
+    }
+
+    /**
+     * Issue #25 item 6: an upload creates a table, so it needs native (SQL) rights on the uploads database, as in
+     * Metabase; collection write alone is not enough. Refused before the form is read: no table, no model.
+     */
+    @Test
+    void uploadsNeedNativeRightsOnTheUploadsDatabase() throws Exception {
+        useDatabase(h2Db, true);
+        long builders = admin.post(200, "permissions/group", Map.of("name", "Upload builders")).json().get("id").asLong();
+        long writers = admin.post(200, "permissions/group", Map.of("name", "Upload writers")).json().get("id").asLong();
+        long revision = admin.get(200, "permissions/graph").json().get("revision").asLong();
+        String db = String.valueOf(h2Db);
+        admin.put(200, "permissions/graph", Map.of("revision", revision, "groups", Map.of(
+                "1", Map.of(db, Map.of("view-data", "unrestricted", "create-queries", "query-builder")),
+                String.valueOf(builders), Map.of(db, Map.of("view-data", "unrestricted", "create-queries", "query-builder")),
+                String.valueOf(writers), Map.of(db, Map.of("view-data", "unrestricted", "create-queries", "query-builder-and-native")))));
+        try {
+            String viewer = admin.post(200, "api-key", Map.of("name", "Upload viewer", "group_id", builders)).json().get("unmasked_key").asText();
+            String writer = admin.post(200, "api-key", Map.of("name", "Upload writer", "group_id", writers)).json().get("unmasked_key").asText();
+            long tables = h2Tables();
+            long cards = cards();
+            Api.Res refused = upload("upload/csv", "X-Api-Key", viewer, "viewer.csv", "a\n1\n", null);
+            assertEquals(403, refused.status(), refused.body());
+            assertEquals("You don't have permissions to do that.", refused.body());
+            assertEquals(403, upload("card/from-csv", "X-Api-Key", viewer, "viewer.csv", "a\n1\n", null).status());
+            assertEquals(tables, h2Tables(), "no table was created");
+            assertEquals(cards, cards(), "no model was made");
+
+            Api.Res allowed = upload("upload/csv", "X-Api-Key", writer, "writer.csv", "a\n1\n2\n", null);
+            assertEquals(200, allowed.status(), allowed.body());
+            assertEquals(tables + 1, h2Tables());
+            assertEquals(2, h2Rows("up\\_writer\\_%"));
+        } finally {
+            revision = admin.get(200, "permissions/graph").json().get("revision").asLong();
+            admin.put(200, "permissions/graph", Map.of("revision", revision, "groups", Map.of(
+                    "1", Map.of(db, Map.of("view-data", "unrestricted", "create-queries", "query-builder-and-native")))));
+        }
+    }
+
+    /**
+     * The file streams to a temporary file up to {@code max-upload-size-bytes}: past it a 413 and no table, whether
+     * the body declares its length (refused before it is read) or comes chunked (refused as soon as it passes).
+     */
+    @Test
+    void anUploadOverTheLimitIs413AndLeavesNothing() {
+        useDatabase(h2Db, true);
+        admin.put(204, "setting/max-upload-size-bytes", Map.of("value", 100_000));
+        try {
+            long tables = h2Tables();
+            long cards = cards();
+            // past the limit and the form's allowance for its other parts: refused by its declared length alone
+            byte[] big = bigCsv(60_000);
+            assertTrue(big.length > 100_000 + io.quarry.web.body.MultipartForm.OVERHEAD_BYTES, "size " + big.length);
+            for (boolean chunked : new boolean[]{false, true}) {
+                Api.Res res = uploadStream("X-Metabase-Session", session, "too big.csv", big, chunked);
+                assertEquals(413, res.status(), (chunked ? "chunked: " : "by length: ") + res.body());
+                assertEquals("The CSV file is too large (at most 100000 bytes).", res.body());
+            }
+            // just past the limit, streamed: refused as the file passes it
+            Api.Res over = uploadStream("X-Metabase-Session", session, "just over.csv", java.util.Arrays.copyOf(bigCsv(3_000), 100_001), false);
+            assertEquals(413, over.status(), over.body());
+            assertEquals(tables, h2Tables(), "no table was created");
+            assertEquals(cards, cards());
+            // within the limit, the same endpoint takes it
+            Api.Res small = uploadStream("X-Metabase-Session", session, "just fits.csv", bigCsv(1_000), true);
+            assertEquals(200, small.status(), small.body());
+            assertEquals(1_000, h2Rows("up\\_just\\_fits\\_%"));
+        } finally {
+            admin.put(204, "setting/max-upload-size-bytes", java.util.Collections.singletonMap("value", null));
+        }
+    }
+
+    /** A file of several megabytes goes in whole: every row, typed, with the separator and quotes of the small cases. */
+    @Test
+    void aMultiMegabyteUploadWorks() {
+        useDatabase(h2Db, true);
+        byte[] csv = bigCsv(120_000);
+        assertTrue(csv.length > 6_000_000, "size " + csv.length);
+        Api.Res res = uploadStream("X-Metabase-Session", session, "many rows.csv", csv, true);
+        assertEquals(200, res.status(), res.body());
+        assertEquals(120_000, h2Rows("up\\_many\\_rows\\_%"));
+        long modelId = Long.parseLong(res.body().trim());
+        JsonNode cols = admin.post(202, "card/" + modelId + "/query", Map.of()).json().get("data").get("cols");
+        assertEquals("type/BigInteger", cols.get(1).get("base_type").asText(), cols.toString());
+    }
 }

@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  *   <li>{@code application/x-www-form-urlencoded} fields become body parameters (string values, see {@link FormFields});</li>
  *   <li>a missing or empty body, of any content type or none, is read as {@code {}}; so is the body of any other
  *       content type, which Metabase ignores;</li>
- *   <li>multipart bodies (the CSV upload) are left to the servlet container and its own multipart limits.</li>
+ *   <li>multipart bodies (the CSV upload) are left to their endpoint, which streams them ({@link MultipartForm}).</li>
  * </ul>
  * The parsed tree is kept as a request property; {@link ParsedBodyReader} hands it to the resource method, whatever
  * type it takes. Bodies larger than {@link AppConfig#maxRequestBodyBytes} are refused with 413: by their
