@@ -118,7 +118,8 @@ public final class DatabaseResource {
         body.throwIfInvalid();
 
         Database database = databases.require(id.value());
-        Map<String, Object> merged = details == null ? database.details : DatabaseService.mergeDetails(database.details, details);
+        Map<String, Object> merged = details == null ? database.details : DatabaseService.mergeDetails(
+                drivers.require(engine != null ? engine : database.engine), database.details, details);
         boolean detailsChanged = details != null && !DatabaseService.sameDetails(merged, database.details);
         boolean engineChanged = engine != null && !engine.equals(database.engine);
         if (detailsChanged || engineChanged) {
