@@ -124,7 +124,7 @@ public final class ActionService {
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
         long userId = caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("model_action");
         String name = body.nonBlank("name");
         String type = body.enumOf("type", false, "query", "implicit", "http");
         Long modelId = body.posInt("model_id");
@@ -177,7 +177,7 @@ public final class ActionService {
         caller.id();
         Action action = Checks.found(db.with(ActionMapper.class, m -> m.findAction(id)));
         cards.requireWritable(action.modelId, caller);
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("model_action");
         String name = body.optNonBlank("name");
         String type = body.optEnum("type", "query", "implicit", "http");
         Long modelId = body.optPosInt("model_id");

@@ -98,7 +98,7 @@ public final class CardService implements Revertible {
 
     /** Validates a create request (every violation in one 400), checks rights and stores the card with its revision. */
     public Card create(JsonNode json, Caller caller) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_card");
         String name = body.nonBlank("name");
         String display = body.nonBlank("display");
         Map<String, Object> datasetQuery = body.map("dataset_query");
@@ -274,7 +274,7 @@ public final class CardService implements Revertible {
      * value when sent as null: description, collection_id, collection_position, cache_ttl; the rest ignore a null.
      */
     public Card update(long id, JsonNode json, Caller caller) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_card");
         String name = body.optNonBlank("name");
         Patch<String> description = Patch.of(body, "description", Body::optString);
         String display = body.optNonBlank("display");

@@ -339,7 +339,7 @@ public final class CollectionService {
     // --- create -------------------------------------------------------------------------------------------------------
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("collection");
         String name = body.nonBlank("name");
         String description = body.optNonBlank("description");
         Long parentId = body.optPosInt("parent_id");
@@ -395,7 +395,7 @@ public final class CollectionService {
     // --- update, move, archive -------------------------------------------------------------------------------------
 
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("collection");
         String name = body.optNonBlank("name");
         Patch<String> description = Patch.of(body, "description", Body::optNonBlank);
         Boolean archived = body.optBool("archived");

@@ -87,7 +87,7 @@ public final class SetupResource {
     @Access(Access.Level.PUBLIC)
     public Response setup(JsonNode json) {
         Body body = Body.of(json);
-        Body user = body.has("user") ? body.nested("user") : body;
+        Body user = (body.has("user") ? body.nested("user") : body).storedIn("core_user", "email", "first_name", "last_name");
         Body prefs = body.has("prefs") ? body.nested("prefs") : body;
         String token = body.nonBlank("token");
         String email = user.email("email");
@@ -99,7 +99,7 @@ public final class SetupResource {
         Boolean allowTracking = prefs.optBool("allow_tracking");
         Body invite = inviteOf(body);
         boolean withDatabase = body.hasValue("database") || body.hasValue("engine");
-        Body databaseBody = body.hasValue("database") ? body.nested("database") : body;
+        Body databaseBody = (body.hasValue("database") ? body.nested("database") : body).storedIn("metabase_database", "name");
         NewDatabases.NewDatabase database = withDatabase ? NewDatabases.NewDatabase.read(databaseBody, drivers) : null;
         if (databaseBody != body || !withDatabase) {
             // the spec's top-level schedules and auto_run_queries, for the database given nested (checked either way)
