@@ -132,9 +132,9 @@ final class LayoutInput {
                 JsonNode name = tab.get("name");
                 if (name == null || !name.isTextual() || name.asText().isBlank()) {
                     problems.add(at + "name: non-blank string, received: " + (name == null ? "nil" : BodyRules.render(name)));
-                } else if (name.asText().codePointCount(0, name.asText().length()) > TAB_NAME_LENGTH) {
+                } else if (name.asText().length() > TAB_NAME_LENGTH) { // UTF-16 units, as H2 counts them
                     problems.add(at + "name: should be at most " + TAB_NAME_LENGTH + " characters, received: "
-                            + name.asText().codePointCount(0, name.asText().length()) + " characters");
+                            + name.asText().length() + " characters");
                 } else if (id != null) {
                     result.add(new TabIn(id, name.asText()));
                 }
