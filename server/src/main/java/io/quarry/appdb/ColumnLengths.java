@@ -44,6 +44,23 @@ public final class ColumnLengths {
         return columns;
     }
 
+    /**
+     * A name Quarry makes up from stored ones ({@code "Copy of " + name}, a file name, a person's names) cut to what its
+     * column holds, never through a character (a surrogate pair): the 400 of the edge is for what people send, not
+     * for what Quarry derives from valid data.
+     */
+    public static String cut(String table, String column, String text) {
+        Integer max = of(table).get(column.toLowerCase(Locale.ROOT));
+        if (max == null) {
+            throw new IllegalArgumentException("No VARCHAR column " + table + "." + column);
+        }
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+        return text.substring(0, end);
+    }
+
     private static Map<String, Map<String, Integer>> read() {
         Map<String, Map<String, Integer>> tables = new HashMap<>();
         try {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess;
@@ -139,7 +140,7 @@ public final class CardService implements Revertible {
         Card original = requireReadable(id, caller);
         requireCollectionWrite(caller, original.collectionId);
         Card copy = new Card();
-        copy.name = "Copy of " + original.name;
+        copy.name = ColumnLengths.cut("report_card", "name", "Copy of " + original.name);
         copy.description = original.description;
         copy.display = original.display;
         copy.cardType = original.cardType;

@@ -1,6 +1,7 @@
 package io.quarry.collection;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.core.Caller;
@@ -122,7 +123,7 @@ public final class CollectionService {
         for (CollectionMapper.Owner owner : missing) {
             CollectionRow row = new CollectionRow();
             row.entityId = EntityIds.next();
-            row.name = personalName(owner.firstName(), owner.lastName(), owner.email());
+            row.name = ColumnLengths.cut("collection", "name", personalName(owner.firstName(), owner.lastName(), owner.email()));
             row.slug = Locations.slug(row.name);
             row.location = "/";
             row.personalOwnerId = owner.id();

@@ -3,6 +3,7 @@ package io.quarry.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess.Visible;
@@ -492,7 +493,7 @@ public final class DashboardService implements Revertible {
                         CardRow copy = m.findCard(cardId); // a fresh row: the insert below rewrites its id
                         copy.entityId = EntityIds.next();
                         if (Objects.equals(card.collectionId, collectionId)) {
-                            copy.name = card.name + " - Duplicate";
+                            copy.name = ColumnLengths.cut("report_card", "name", card.name + " - Duplicate");
                         }
                         copy.collectionId = collectionId;
                         copy.collectionPosition = null;

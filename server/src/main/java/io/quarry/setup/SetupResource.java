@@ -209,15 +209,15 @@ public final class SetupResource {
      * Tests a database connection during setup. Body as real clients send it, {@code {"token", "details": {"engine",
      * "details"}}}, or flat ({@code engine}, {@code details}, {@code token}). 200 {@code {"valid": true}} when the
      * database answers; otherwise 400 with Metabase's {@code {"message", "errors": {field: hint}}}. Once setup is done,
-     * 403 whatever the body (nothing is read, nothing connects): administrators test connections through
+     * 403 whatever the fields (none is read, nothing connects): administrators test connections through
      * {@code POST /api/database/validate}.
      */
     @POST
     @Path("validate")
     @Access(Access.Level.PUBLIC)
     public Map<String, Object> validate(JsonNode json) {
+        Body body = Body.of(json); // a body that is no JSON object is a 400 on every endpoint
         setup.checkValidateOpen();
-        Body body = Body.of(json);
         String token = body.nonBlank("token");
         body.throwIfInvalid();
         setup.checkToken(token);

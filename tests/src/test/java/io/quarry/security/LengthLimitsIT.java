@@ -96,6 +96,9 @@ class LengthLimitsIT {
         assertEquals(TOO_LONG, admin.post(400, "card", display).json().get("errors").get("display").asText());
         assertEquals(before, count("report_card"));
         editRefused("card", "report_card", "display", 254, id);
+        // a name Quarry derives from a valid one is cut to fit, not a 500
+        long copy = admin.post(200, "card/" + id + "/copy", null).json().get("id").asLong();
+        assertEquals(("Copy of " + text(254)).substring(0, 254), stored("report_card", "name", copy));
     }
 
     @Test
