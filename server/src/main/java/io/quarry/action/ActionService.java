@@ -93,7 +93,7 @@ public final class ActionService {
         List<Map<String, Object>> out = new ArrayList<>();
         for (Action action : db.with(ActionMapper.class, m -> m.listActions(modelId))) {
             if (visible.canRead(action.modelCollectionId)) {
-                out.add(view(action, creators));
+                out.add(view(action, creators, visible.canWrite(action.modelCollectionId)));
             }
         }
         return out;
@@ -101,7 +101,7 @@ public final class ActionService {
 
     public Map<String, Object> get(Caller caller, long id) {
         Action action = requireReadable(caller, id);
-        return view(action, new HashMap<>());
+        return view(action, new HashMap<>(), cards.visible(caller).canWrite(action.modelCollectionId));
     }
 
     /** {@code GET /api/action/public}: superusers, with public sharing on. */
@@ -124,7 +124,7 @@ public final class ActionService {
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
         long userId = caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("model_action");
         String name = body.nonBlank("name");
         String type = body.enumOf("type", false, "query", "implicit", "http");
         Long modelId = body.posInt("model_id");
@@ -177,7 +177,7 @@ public final class ActionService {
         caller.id();
         Action action = Checks.found(db.with(ActionMapper.class, m -> m.findAction(id)));
         cards.requireWritable(action.modelId, caller);
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("model_action");
         String name = body.optNonBlank("name");
         String type = body.optEnum("type", "query", "implicit", "http");
         Long modelId = body.optPosInt("model_id");
@@ -437,7 +437,12 @@ public final class ActionService {
 
     // --- views ---------------------------------------------------------------------------------------------------
 
-    private Map<String, Object> view(Action a, Map<Long, Map<String, Object>> creators) {
+    /**
+     * An action as {@code GET /api/action/:id} shows it. An HTTP action's template (URL, headers, body: where its
+     * credentials live) only to those who may edit its model ({@code mayEdit}: write on the model's collection);
+     * others, who may still run it, see {@code "template": null}.
+     */
+    private Map<String, Object> view(Action a, Map<Long, Map<String, Object>> creators, boolean mayEdit) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("id", a.id);
         v.put("entity_id", a.entityId);
@@ -461,7 +466,7 @@ public final class ActionService {
             }
             case "implicit" -> v.put("kind", a.kind);
             default -> {
-                v.put("template", a.template == null ? null : templateOf(a));
+                v.put("template", a.template == null || !mayEdit ? null : templateOf(a));
                 v.put("response_handle", a.responseHandle);
                 v.put("error_handle", a.errorHandle);
             }

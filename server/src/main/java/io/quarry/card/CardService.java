@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess;
@@ -98,7 +99,7 @@ public final class CardService implements Revertible {
 
     /** Validates a create request (every violation in one 400), checks rights and stores the card with its revision. */
     public Card create(JsonNode json, Caller caller) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_card");
         String name = body.nonBlank("name");
         String display = body.nonBlank("display");
         Map<String, Object> datasetQuery = body.map("dataset_query");
@@ -139,7 +140,7 @@ public final class CardService implements Revertible {
         Card original = requireReadable(id, caller);
         requireCollectionWrite(caller, original.collectionId);
         Card copy = new Card();
-        copy.name = "Copy of " + original.name;
+        copy.name = ColumnLengths.cut("report_card", "name", "Copy of " + original.name);
         copy.description = original.description;
         copy.display = original.display;
         copy.cardType = original.cardType;
@@ -274,7 +275,7 @@ public final class CardService implements Revertible {
      * value when sent as null: description, collection_id, collection_position, cache_ttl; the rest ignore a null.
      */
     public Card update(long id, JsonNode json, Caller caller) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_card");
         String name = body.optNonBlank("name");
         Patch<String> description = Patch.of(body, "description", Body::optString);
         String display = body.optNonBlank("display");

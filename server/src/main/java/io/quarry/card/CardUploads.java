@@ -1,5 +1,6 @@
 package io.quarry.card;
 
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
 import io.quarry.driver.SqlDialect;
@@ -164,7 +165,7 @@ public final class CardUploads {
             query.put("type", "query");
             query.put("query", Map.of("source-table", table.id));
             Card model = new Card();
-            model.name = humanize(filename);
+            model.name = ColumnLengths.cut("report_card", "name", humanize(filename));
             model.display = "table";
             model.cardType = "model";
             model.datasetQuery = Json.write(query);

@@ -1,6 +1,7 @@
 package io.quarry.collection;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.collection.CollectionAccess.Visible;
 import io.quarry.core.Caller;
@@ -122,7 +123,7 @@ public final class CollectionService {
         for (CollectionMapper.Owner owner : missing) {
             CollectionRow row = new CollectionRow();
             row.entityId = EntityIds.next();
-            row.name = personalName(owner.firstName(), owner.lastName(), owner.email());
+            row.name = ColumnLengths.cut("collection", "name", personalName(owner.firstName(), owner.lastName(), owner.email()));
             row.slug = Locations.slug(row.name);
             row.location = "/";
             row.personalOwnerId = owner.id();
@@ -339,7 +340,7 @@ public final class CollectionService {
     // --- create -------------------------------------------------------------------------------------------------------
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("collection");
         String name = body.nonBlank("name");
         String description = body.optNonBlank("description");
         Long parentId = body.optPosInt("parent_id");
@@ -395,7 +396,7 @@ public final class CollectionService {
     // --- update, move, archive -------------------------------------------------------------------------------------
 
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("collection");
         String name = body.optNonBlank("name");
         Patch<String> description = Patch.of(body, "description", Body::optNonBlank);
         Boolean archived = body.optBool("archived");

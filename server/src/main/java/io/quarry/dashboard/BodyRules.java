@@ -27,7 +27,7 @@ public final class BodyRules {
             body.addError(key, "nullable string", "should be a string, received: " + render(value));
             return null;
         }
-        return value.asText();
+        return body.withinLength(key, value.asText());
     }
 
     /** {@code :string}, required. */
@@ -41,7 +41,7 @@ public final class BodyRules {
             body.addError(key, "string", "should be a string, received: " + render(value));
             return null;
         }
-        return value.asText();
+        return body.withinLength(key, value.asText());
     }
 
     /** {@code [:maybe :boolean]}: a JSON boolean. */

@@ -3,6 +3,7 @@ package io.quarry.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.appdb.RevisionCache;
 import io.quarry.collection.CollectionAccess.Visible;
@@ -61,7 +62,7 @@ public final class DashboardService implements Revertible {
     // --- create, read, list ---------------------------------------------------------------------------------------
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_dashboard");
         String name = body.nonBlank("name");
         String description = BodyRules.optText(body, "description");
         List<Map<String, Object>> parameters = BodyRules.optParameters(body, "parameters");
@@ -138,7 +139,7 @@ public final class DashboardService implements Revertible {
      * even of an archived dashboard and may drop tabs that dashcards without a tab lived on.
      */
     private void update(SqlSession session, Caller caller, long id, JsonNode json, boolean reverting) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_dashboard");
         String name = body.optNonBlank("name");
         Patch<String> description = Patch.of(body, "description", BodyRules::optText);
         String caveats = BodyRules.optText(body, "caveats");
@@ -424,7 +425,7 @@ public final class DashboardService implements Revertible {
     }
 
     public Map<String, Object> copy(Caller caller, long fromId, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("report_dashboard");
         String name = body.optNonBlank("name");
         String description = BodyRules.optText(body, "description");
         Long collectionId = body.optPosInt("collection_id");
@@ -492,7 +493,7 @@ public final class DashboardService implements Revertible {
                         CardRow copy = m.findCard(cardId); // a fresh row: the insert below rewrites its id
                         copy.entityId = EntityIds.next();
                         if (Objects.equals(card.collectionId, collectionId)) {
-                            copy.name = card.name + " - Duplicate";
+                            copy.name = ColumnLengths.cut("report_card", "name", card.name + " - Duplicate");
                         }
                         copy.collectionId = collectionId;
                         copy.collectionPosition = null;

@@ -13,6 +13,8 @@ import java.util.Set;
  * {@code target}. Every problem lands in the body's errors under the array's name.
  */
 final class LayoutInput {
+    /** The longest tab name its column holds, as the changelog declares it. */
+    private static final int TAB_NAME_LENGTH = io.quarry.appdb.ColumnLengths.of("dashboard_tab").get("name");
     static final String UNIQUE = "nullable value must be seq of maps in which ids are unique";
 
     record DashcardIn(long id, Long cardId, Long tabId, Long actionId, int row, int col, int sizeX, int sizeY,
@@ -130,6 +132,9 @@ final class LayoutInput {
                 JsonNode name = tab.get("name");
                 if (name == null || !name.isTextual() || name.asText().isBlank()) {
                     problems.add(at + "name: non-blank string, received: " + (name == null ? "nil" : BodyRules.render(name)));
+                } else if (name.asText().length() > TAB_NAME_LENGTH) { // UTF-16 units, as H2 counts them
+                    problems.add(at + "name: should be at most " + TAB_NAME_LENGTH + " characters, received: "
+                            + name.asText().length() + " characters");
                 } else if (id != null) {
                     result.add(new TabIn(id, name.asText()));
                 }

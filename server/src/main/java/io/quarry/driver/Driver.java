@@ -89,6 +89,45 @@ public interface Driver {
     /** Schemas sync never looks into (system catalogs). */
     Set<String> systemSchemas();
 
+    /**
+     * The connection options a user may set, as the engine spells them: {@code additional-options} on server engines,
+     * the {@code ;KEY=VALUE} options of an H2 connection string. Anything else is refused with a 400 naming the detail
+     * field, before anything connects or is stored. Empty for engines that take none.
+     */
+    default Set<String> allowedConnectionOptions() {
+        return Set.of();
+    }
+
+    /** What a secret shows as in every answer (Metabase's placeholder); sent back, it keeps the stored secret. */
+    String SECRET_PLACEHOLDER = "**MetabasePass**";
+
+    /**
+     * The details as answers show them: every secret replaced by {@link #SECRET_PLACEHOLDER}. An engine that keeps a
+     * secret inside another detail (H2's {@code PASSWORD=} in the connection string) masks it there too.
+     */
+    default Map<String, Object> maskedDetails(Map<String, Object> details) {
+        Map<String, Object> masked = new java.util.LinkedHashMap<>();
+        if (details != null) {
+            details.forEach((key, value) -> masked.put(key, value != null && isSecret(key) ? SECRET_PLACEHOLDER : value));
+        }
+        return masked;
+    }
+
+    /**
+     * The details to store when a client sends {@code incoming} for a database holding {@code stored}, as Metabase
+     * merges them: over the stored ones (keys not sent are kept), and a secret sent back as the placeholder keeps its
+     * stored value (the placeholder itself is never stored as a secret). The inverse of {@link #maskedDetails}.
+     */
+    default Map<String, Object> mergedDetails(Map<String, Object> stored, Map<String, Object> incoming) {
+        Map<String, Object> merged = new java.util.LinkedHashMap<>(stored == null ? Map.of() : stored);
+        incoming.forEach((key, value) -> {
+            if (!SECRET_PLACEHOLDER.equals(value)) {
+                merged.put(key, value);
+            }
+        });
+        return merged;
+    }
+
     /** True when a detail holds a secret (redacted in responses, never logged). */
     default boolean isSecret(String detailKey) {
         for (DetailField field : detailFields()) {

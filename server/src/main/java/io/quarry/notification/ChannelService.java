@@ -61,7 +61,7 @@ public final class ChannelService {
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
         requireAdmin(caller);
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("channel");
         String name = body.nonBlank("name");
         String description = body.optNonBlank("description");
         String type = type(body, false);
@@ -98,7 +98,7 @@ public final class ChannelService {
      */
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
         requireAdmin(caller);
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("channel");
         String name = body.optNonBlank("name");
         String description = body.optNonBlank("description");
         String type = type(body, true);

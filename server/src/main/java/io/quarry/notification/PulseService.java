@@ -59,7 +59,7 @@ public final class PulseService {
     /** Validates a {@code POST /api/pulse} (or {@code /test}) body and the caller's rights on what it names. */
     Checked checkCreate(Caller caller, JsonNode json, boolean withParameters) {
         long userId = caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("pulse");
         String name = body.nonBlank("name");
         List<PulseBodies.CardSpec> cardSpecs = PulseBodies.cards(body, true);
         List<PulseBodies.ChannelSpec> channelSpecs = PulseBodies.channels(body, true);
@@ -177,7 +177,7 @@ public final class PulseService {
      */
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
         caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("pulse");
         String name = body.hasValue("name") ? body.nonBlank("name") : null;
         List<PulseBodies.CardSpec> cardSpecs = PulseBodies.cards(body, false);
         List<PulseBodies.ChannelSpec> channelSpecs = PulseBodies.channels(body, false);
@@ -254,7 +254,7 @@ public final class PulseService {
 
     public Map<String, Object> createAlert(Caller caller, JsonNode json) {
         long userId = caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("pulse");
         String condition = body.enumOf("alert_condition", false, "rows", "goal");
         PulseBodies.CardSpec card = alertCard(body, true);
         List<PulseBodies.ChannelSpec> channelSpecs = PulseBodies.channels(body, true);
@@ -284,7 +284,7 @@ public final class PulseService {
 
     public Map<String, Object> updateAlert(Caller caller, long id, JsonNode json) {
         caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("pulse");
         String condition = body.optEnum("alert_condition", "rows", "goal");
         PulseBodies.CardSpec card = alertCard(body, false);
         List<PulseBodies.ChannelSpec> channelSpecs = PulseBodies.channels(body, false);

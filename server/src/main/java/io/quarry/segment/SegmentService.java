@@ -137,7 +137,7 @@ public final class SegmentService {
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
         requireWriter(caller);
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("segment");
         String name = body.nonBlank("name");
         Long tableId = body.posInt("table_id");
         Map<String, Object> definition = body.map("definition");
@@ -167,7 +167,7 @@ public final class SegmentService {
     /** PUT: the fields given (null leaves description/caveats/points_of_interest cleared, others unchanged). */
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
         requireWriter(caller);
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("segment");
         String name = body.optNonBlank("name");
         Map<String, Object> definition = body.optMap("definition");
         String message = body.nonBlank("revision_message");

@@ -89,7 +89,7 @@ public final class SetupResource {
     @OpensSession
     public Response setup(JsonNode json) {
         Body body = Body.of(json);
-        Body user = body.has("user") ? body.nested("user") : body;
+        Body user = (body.has("user") ? body.nested("user") : body).storedIn("core_user", "email", "first_name", "last_name");
         Body prefs = body.has("prefs") ? body.nested("prefs") : body;
         String token = body.nonBlank("token");
         String email = user.email("email");
@@ -101,7 +101,7 @@ public final class SetupResource {
         Boolean allowTracking = prefs.optBool("allow_tracking");
         Body invite = inviteOf(body);
         boolean withDatabase = body.hasValue("database") || body.hasValue("engine");
-        Body databaseBody = body.hasValue("database") ? body.nested("database") : body;
+        Body databaseBody = (body.hasValue("database") ? body.nested("database") : body).storedIn("metabase_database", "name");
         NewDatabases.NewDatabase database = withDatabase ? NewDatabases.NewDatabase.read(databaseBody, drivers) : null;
         if (databaseBody != body || !withDatabase) {
             // the spec's top-level schedules and auto_run_queries, for the database given nested (checked either way)
@@ -210,13 +210,16 @@ public final class SetupResource {
     /**
      * Tests a database connection during setup. Body as real clients send it, {@code {"token", "details": {"engine",
      * "details"}}}, or flat ({@code engine}, {@code details}, {@code token}). 200 {@code {"valid": true}} when the
-     * database answers; otherwise 400 with Metabase's {@code {"message", "errors": {field: hint}}}.
+     * database answers; otherwise 400 with Metabase's {@code {"message", "errors": {field: hint}}}. Once setup is done,
+     * 403 whatever the fields (none is read, nothing connects): administrators test connections through
+     * {@code POST /api/database/validate}.
      */
     @POST
     @Path("validate")
     @Access(Access.Level.PUBLIC)
     public Map<String, Object> validate(JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json); // a body that is no JSON object is a 400 on every endpoint
+        setup.checkValidateOpen();
         String token = body.nonBlank("token");
         body.throwIfInvalid();
         setup.checkToken(token);

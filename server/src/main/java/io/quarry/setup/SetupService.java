@@ -51,6 +51,16 @@ public final class SetupService {
     }
 
     /**
+     * Closes the setup-time connection test once an administrator exists: Metabase's answer to CVE-2023-38646, where the
+     * setup token (still readable after setup) let anyone test, and so open, a connection of their choosing.
+     */
+    public void checkValidateOpen() {
+        if (settings.bool("has-user-setup")) {
+            throw new ApiException(403, "Instance already initialized");
+        }
+    }
+
+    /**
      * Creates the first administrator and applies the site preferences in one transaction. The insert of a
      * one-time marker row makes two racing setups (even on two instances) end with exactly one administrator.
      */

@@ -75,7 +75,7 @@ public final class SnippetService {
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
         long userId = caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("native_query_snippet");
         String content = body.string("content");
         String description = body.optString("description");
         String name = name(body, false);
@@ -113,7 +113,7 @@ public final class SnippetService {
      */
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
         caller.id();
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("native_query_snippet");
         Boolean archived = body.optBool("archived");
         String content = body.optString("content");
         String description = body.optString("description");
@@ -179,7 +179,7 @@ public final class SnippetService {
             body.addError("name", (nullable ? "nullable " : "") + NAME_RULE, NAME_RULE + ", received: " + received);
             return null;
         }
-        return value.asText();
+        return body.withinLength("name", value.asText());
     }
 
     /** Two requests raced for one name: the unique constraint caught the second. */

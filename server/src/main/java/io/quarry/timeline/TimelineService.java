@@ -58,7 +58,7 @@ public final class TimelineService {
     // --- timelines ------------------------------------------------------------------------------------------------------
 
     public Map<String, Object> create(Caller caller, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("timeline");
         String name = body.nonBlank("name");
         Boolean isDefault = BodyRules.optBoolean(body, "default");
         String description = BodyRules.optText(body, "description");
@@ -106,7 +106,7 @@ public final class TimelineService {
     }
 
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("timeline");
         String name = body.optNonBlank("name");
         Boolean isDefault = BodyRules.optBoolean(body, "default");
         String description = BodyRules.optText(body, "description");
@@ -183,7 +183,7 @@ public final class TimelineService {
     // --- events ---------------------------------------------------------------------------------------------------------
 
     public Map<String, Object> createEvent(Caller caller, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("timeline_event");
         String name = body.nonBlank("name");
         String description = BodyRules.optText(body, "description");
         OffsetDateTime timestamp = temporal(body, "timestamp", false);
@@ -258,7 +258,7 @@ public final class TimelineService {
     }
 
     public Map<String, Object> updateEvent(Caller caller, long id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("timeline_event");
         String name = body.optNonBlank("name");
         String description = BodyRules.optText(body, "description");
         OffsetDateTime timestamp = temporal(body, "timestamp", true);

@@ -48,8 +48,6 @@ public final class UserResource {
     /** Metabase's description of the {@code user_group_memberships} schema, for a malformed value. */
     static final String MEMBERSHIPS_RULE = "nullable sequence of map where {:id -> <value must be an integer greater than zero.>, "
             + ":is_group_manager (optional) -> <boolean>}";
-    private static final int NAME_MAX = 254;
-
     private final UserService users;
     private final CollectionService collections;
     private final InviteMailer invites;
@@ -136,9 +134,9 @@ public final class UserResource {
     @POST
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> create(JsonNode json) {
-        Body body = Body.of(json);
-        String firstName = name(body, "first_name");
-        String lastName = name(body, "last_name");
+        Body body = Body.of(json).storedIn("core_user", "email", "first_name", "last_name");
+        String firstName = body.optNonBlank("first_name");
+        String lastName = body.optNonBlank("last_name");
         String email = body.email("email");
         List<UserService.MembershipSpec> memberships = memberships(body);
         Map<String, Object> loginAttributes = body.optMap("login_attributes");
@@ -177,13 +175,13 @@ public final class UserResource {
     @Path("{id}")
     @Access(Access.Level.USER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("core_user", "email", "first_name", "last_name");
         UserService.Changes changes = new UserService.Changes();
         changes.email = body.optEmail("email");
         changes.hasFirstName = body.has("first_name");
-        changes.firstName = name(body, "first_name");
+        changes.firstName = body.optNonBlank("first_name");
         changes.hasLastName = body.has("last_name");
-        changes.lastName = name(body, "last_name");
+        changes.lastName = body.optNonBlank("last_name");
         changes.hasLocale = body.has("locale");
         changes.locale = locale(body);
         changes.hasLoginAttributes = body.has("login_attributes");
@@ -253,16 +251,6 @@ public final class UserResource {
     }
 
     // --- parsing -----------------------------------------------------------------------------------------------------
-
-    private static String name(Body body, String key) {
-        String value = body.optNonBlank(key);
-        if (value != null && value.length() > NAME_MAX) {
-            body.addError(key, "value must be a string of at most " + NAME_MAX + " characters.",
-                    "should be at most " + NAME_MAX + " characters");
-            return null;
-        }
-        return value;
-    }
 
     /** A locale Quarry offers: {@code en}, {@code pt_BR}, or a language we know with any country ({@code en_GB}). */
     private static String locale(Body body) {

@@ -53,7 +53,7 @@ public final class DatabaseResource {
     @POST
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> create(JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("metabase_database", "name");
         NewDatabases.NewDatabase spec = NewDatabases.NewDatabase.read(body, drivers);
         body.throwIfInvalid();
         Database created = NewDatabases.add(spec, databases, sync, caller.id());
@@ -101,7 +101,7 @@ public final class DatabaseResource {
     @Path("{id}")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("metabase_database", "name");
         String name = body.optNonBlank("name");
         String engine = NewDatabases.engine(body, drivers, true);
         Boolean refingerprint = body.optBool("refingerprint");
@@ -118,7 +118,8 @@ public final class DatabaseResource {
         body.throwIfInvalid();
 
         Database database = databases.require(id.value());
-        Map<String, Object> merged = details == null ? database.details : DatabaseService.mergeDetails(database.details, details);
+        Map<String, Object> merged = details == null ? database.details : DatabaseService.mergeDetails(
+                drivers.require(engine != null ? engine : database.engine), database.details, details);
         boolean detailsChanged = details != null && !DatabaseService.sameDetails(merged, database.details);
         boolean engineChanged = engine != null && !engine.equals(database.engine);
         if (detailsChanged || engineChanged) {

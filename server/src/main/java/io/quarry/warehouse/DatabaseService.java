@@ -11,7 +11,6 @@ import io.quarry.web.error.Checks;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -110,17 +109,11 @@ public final class DatabaseService {
 
     /**
      * The details a client sent for an existing database, as Metabase merges them: over the stored ones (keys not
-     * sent are kept), and a secret sent back as the redaction placeholder keeps its stored value.
+     * sent are kept), and a secret sent back as the redaction placeholder keeps its stored value — also a secret the
+     * engine masks inside another detail ({@link Driver#mergedDetails}).
      */
-    public static Map<String, Object> mergeDetails(Map<String, Object> stored, Map<String, Object> incoming) {
-        Map<String, Object> merged = new LinkedHashMap<>(stored == null ? Map.of() : stored);
-        incoming.forEach((key, value) -> {
-            if (DatabaseViews.REDACTED.equals(value)) {
-                return; // keep the stored value (and never store the placeholder itself as a secret)
-            }
-            merged.put(key, value);
-        });
-        return merged;
+    public static Map<String, Object> mergeDetails(Driver driver, Map<String, Object> stored, Map<String, Object> incoming) {
+        return driver.mergedDetails(stored, incoming);
     }
 
     /** True when the details differ (compared as JSON values, so 5432 and 5432.0 are not told apart by accident). */

@@ -9,7 +9,7 @@ import java.util.Map;
 /** The JSON form of a database, as Metabase's {@code GET /api/database/:id} returns it. */
 public final class DatabaseViews {
     /** What a secret detail shows as in responses (Metabase's placeholder; sending it back keeps the stored value). */
-    public static final String REDACTED = "**MetabasePass**";
+    public static final String REDACTED = Driver.SECRET_PLACEHOLDER;
 
     private DatabaseViews() {
     }
@@ -56,12 +56,8 @@ public final class DatabaseViews {
         return schedules;
     }
 
-    /** Details with every secret replaced by the placeholder. */
+    /** Details with every secret replaced by the placeholder, as the engine masks them ({@link Driver#maskedDetails}). */
     public static Map<String, Object> redacted(Map<String, Object> details, Driver driver) {
-        Map<String, Object> copy = new LinkedHashMap<>();
-        if (details != null) {
-            details.forEach((k, value) -> copy.put(k, value != null && driver.isSecret(k) ? REDACTED : value));
-        }
-        return copy;
+        return driver.maskedDetails(details);
     }
 }

@@ -64,7 +64,7 @@ public final class FieldMetadataResource {
     @Path("{id}")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
-        Field updated = metadata.updateField(id.value(), Body.of(json));
+        Field updated = metadata.updateField(id.value(), Body.of(json).storedIn("metabase_field"));
         return metadata.hydrator(List.of(updated)).present(updated, false);
     }
 }

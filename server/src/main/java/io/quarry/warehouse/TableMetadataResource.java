@@ -106,7 +106,7 @@ public final class TableMetadataResource {
     @Path("{id}")
     @Access(Access.Level.SUPERUSER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("metabase_table");
         MetadataService.TableChanges changes = MetadataService.tableChanges(body, true);
         body.throwIfInvalid();
         return view(metadata.updateTables(List.of(id.value()), changes).get(0));
@@ -116,7 +116,7 @@ public final class TableMetadataResource {
     @PUT
     @Access(Access.Level.SUPERUSER)
     public List<Map<String, Object>> updateMany(JsonNode json) {
-        Body body = Body.of(json);
+        Body body = Body.of(json).storedIn("metabase_table");
         List<Long> ids = new ArrayList<>();
         JsonNode idsNode = body.get("ids");
         if (idsNode.isNull() || idsNode.isMissingNode()) {

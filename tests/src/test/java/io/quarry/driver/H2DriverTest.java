@@ -151,4 +151,22 @@ class H2DriverTest {
         assertNull(new io.quarry.driver.postgres.PostgresDriver().persistedTablesLock(1));
         assertNull(new io.quarry.driver.mysql.MySqlDriver().persistedTablesLock(1));
     }
+
+    @Test
+    void aPasswordInsideTheConnectionStringIsMaskedAndSentBackMaskedKeepsTheStoredOne() {
+        H2Driver h2 = new H2Driver();
+        Map<String, Object> stored = Map.of("db", "file:/data/shop;USER=ada;password=hunter2;MODE=PostgreSQL", "password", "pw");
+        Map<String, Object> masked = h2.maskedDetails(stored);
+        assertEquals("file:/data/shop;USER=ada;password=" + Driver.SECRET_PLACEHOLDER + ";MODE=PostgreSQL", masked.get("db"));
+        assertEquals(Driver.SECRET_PLACEHOLDER, masked.get("password"));
+        assertEquals(stored, h2.mergedDetails(stored, masked), "sent back as shown, nothing changes");
+        // a new path keeps the stored password; a password typed in clear replaces it
+        assertEquals("file:/data/other;USER=ada;PASSWORD=hunter2", h2.mergedDetails(stored,
+                Map.of("db", "file:/data/other;USER=ada;PASSWORD=" + Driver.SECRET_PLACEHOLDER)).get("db"));
+        assertEquals("file:/data/shop;PASSWORD=new", h2.mergedDetails(stored, Map.of("db", "file:/data/shop;PASSWORD=new")).get("db"));
+        // the placeholder is never stored as a password, nor is a string without one touched
+        assertEquals("file:/x;USER=ada", h2.mergedDetails(Map.of("db", "file:/x"),
+                Map.of("db", "file:/x;USER=ada;PASSWORD=" + Driver.SECRET_PLACEHOLDER)).get("db"));
+        assertEquals("file:/x;PASSWORD=", h2.maskedDetails(Map.of("db", "file:/x;PASSWORD=")).get("db"));
+    }
 }

@@ -258,4 +258,28 @@ class ServerDriversTest {
             return s.getLocalPort();
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"trustCertificateKeyStoreUrl=file:///etc/passwd", "clientCertificateKeyStoreUrl=http://evil/ks",
+            "serverRSAPublicKeyFile=/etc/passwd", "ociConfigFile=/etc/passwd", "socksProxyHost=evil", "idTokenFile=/x",
+            "useConfigs=x", "allowMultiQueries=true", "createDatabaseIfNotExist=true", "sslkey=/etc/passwd",
+            "sslcert=/etc/passwd", "sslrootcert=/etc/passwd", "service=x", "localSocketAddress=1.2.3.4", "replication=true"})
+    void optionsReachingFilesUrlsOrProxiesAreNotOnEitherAllowlist(String options) {
+        assertTrue(errorsOf(() -> MYSQL.connectionSpec(details("additional-options", options))).containsKey("additional-options"));
+        assertTrue(errorsOf(() -> POSTGRES.connectionSpec(details("additional-options", options))).containsKey("additional-options"));
+    }
+
+    /** Each allowed option is one the JDBC driver knows (a typo would allow nothing, or something else later). */
+    @Test
+    void everyAllowedOptionIsAPropertyOfTheEnginesDriver() {
+        for (String option : MYSQL.allowedConnectionOptions()) {
+            // useUnicode: gone from Connector/J 8 (always on) but still pasted from old examples; ignored by the driver
+            assertTrue(com.mysql.cj.conf.PropertyKey.fromValue(option) != null || option.equals("useUnicode"), option);
+        }
+        for (String option : POSTGRES.allowedConnectionOptions()) {
+            assertTrue(org.postgresql.PGProperty.forName(option) != null, option);
+        }
+        // and in the driver's own spelling, whatever the case a person typed
+        assertEquals("0", POSTGRES.connectionSpec(details("additional-options", "PREPARETHRESHOLD=0")).properties().getProperty("prepareThreshold"));
+    }
 }

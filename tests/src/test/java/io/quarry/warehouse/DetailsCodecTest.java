@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Details at rest: plain JSON without a key; AES-GCM with one, never silently unreadable. */
 class DetailsCodecTest {
+    private static final io.quarry.driver.Driver POSTGRES = new io.quarry.driver.postgres.PostgresDriver();
     private static final String KEY = "correct horse battery staple";
     private static final Map<String, Object> DETAILS = new LinkedHashMap<>(Map.of("host", "db.example.com", "password", "hunter2-very-secret",
             "port", 5432));
@@ -64,10 +65,10 @@ class DetailsCodecTest {
     @Test
     void secretsSentBackAsThePlaceholderKeepTheirStoredValue() {
         Map<String, Object> stored = Map.of("host", "a", "password", "old-secret", "user", "ada");
-        Map<String, Object> merged = DatabaseService.mergeDetails(stored, Map.of("host", "b", "password", DatabaseViews.REDACTED));
+        Map<String, Object> merged = DatabaseService.mergeDetails(POSTGRES, stored, Map.of("host", "b", "password", DatabaseViews.REDACTED));
         assertEquals(Map.of("host", "b", "password", "old-secret", "user", "ada"), merged);
-        assertEquals("new", DatabaseService.mergeDetails(stored, Map.of("password", "new")).get("password"));
-        assertFalse(DatabaseService.mergeDetails(Map.of(), Map.of("password", DatabaseViews.REDACTED)).containsKey("password"),
+        assertEquals("new", DatabaseService.mergeDetails(POSTGRES, stored, Map.of("password", "new")).get("password"));
+        assertFalse(DatabaseService.mergeDetails(POSTGRES, Map.of(), Map.of("password", DatabaseViews.REDACTED)).containsKey("password"),
                 "the placeholder itself is never stored");
         assertTrue(DatabaseService.sameDetails(Map.of("port", 5432), Map.of("port", 5432)));
         assertFalse(DatabaseService.sameDetails(Map.of("port", 5432), Map.of("port", 5433)));

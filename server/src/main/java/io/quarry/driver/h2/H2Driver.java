@@ -117,6 +117,69 @@ public final class H2Driver extends JdbcDriver {
     }
 
     @Override
+    public Set<String> allowedConnectionOptions() {
+        return ALLOWED_OPTIONS;
+    }
+
+    /** As every engine's, and the {@code PASSWORD=} option of the connection string ({@code db}) masked in place. */
+    @Override
+    public Map<String, Object> maskedDetails(Map<String, Object> details) {
+        Map<String, Object> masked = super.maskedDetails(details);
+        if (masked.get("db") instanceof String db) {
+            masked.put("db", withPassword(db, SECRET_PLACEHOLDER));
+        }
+        return masked;
+    }
+
+    /**
+     * As every engine's, and a connection string sent back with its {@code PASSWORD=} masked keeps the stored
+     * string's password (none when the stored string has none: the placeholder is never stored as a password).
+     */
+    @Override
+    public Map<String, Object> mergedDetails(Map<String, Object> stored, Map<String, Object> incoming) {
+        Map<String, Object> merged = super.mergedDetails(stored, incoming);
+        if (incoming.get("db") instanceof String db && SECRET_PLACEHOLDER.equals(passwordOf(db))) {
+            String storedPassword = stored != null && stored.get("db") instanceof String old ? passwordOf(old) : null;
+            merged.put("db", withPassword(db, storedPassword));
+        }
+        return merged;
+    }
+
+    /** The value of the connection string's last {@code PASSWORD=} option (the one H2 would use), or null. */
+    private static String passwordOf(String db) {
+        String password = null;
+        String[] parts = db.split(";", -1);
+        for (int i = 1; i < parts.length; i++) {
+            int eq = parts[i].indexOf('=');
+            if (eq > 0 && parts[i].substring(0, eq).trim().equalsIgnoreCase("PASSWORD")) {
+                password = parts[i].substring(eq + 1).trim();
+            }
+        }
+        return password;
+    }
+
+    /**
+     * The connection string with every non-empty {@code PASSWORD=} option's value replaced by {@code password}, or
+     * the option removed when {@code password} is null; everything else as written.
+     */
+    private static String withPassword(String db, String password) {
+        String[] parts = db.split(";", -1);
+        StringBuilder out = new StringBuilder(parts[0]);
+        for (int i = 1; i < parts.length; i++) {
+            String part = parts[i];
+            int eq = part.indexOf('=');
+            if (eq > 0 && part.substring(0, eq).trim().equalsIgnoreCase("PASSWORD") && !part.substring(eq + 1).isBlank()) {
+                if (password == null) {
+                    continue;
+                }
+                part = part.substring(0, eq + 1) + password;
+            }
+            out.append(';').append(part);
+        }
+        return out.toString();
+    }
+
+    @Override
     public ConnectionSpec connectionSpec(Map<String, Object> details) {
         return connectionSpec(details, false);
     }

@@ -20,6 +20,29 @@ public final class MySqlDriver extends ServerDriver {
     private static final SqlDialect DIALECT = new MySqlDialect();
     private static final PersistedTableDdl PERSISTED_TABLES = new MySqlPersistedTables(DIALECT);
 
+    /**
+     * What {@code additional-options} may set: how values and time zones are read, character sets, fetching, prepared
+     * statements, timeouts, TLS modes and versions, public-key retrieval (needed by MySQL 8 accounts without TLS).
+     * Never an option naming a file or URL ({@code trustCertificateKeyStoreUrl}, {@code clientCertificateKeyStoreUrl},
+     * {@code serverRSAPublicKeyFile}, {@code ociConfigFile}, {@code idTokenFile}, {@code allowLoadLocalInfileInPath},
+     * {@code useConfigs}), a proxy ({@code socksProxyHost}), a class or callback ({@code *Interceptors},
+     * {@code authenticationPlugins}, {@code socketFactory}, ...), several statements at once ({@code allowMultiQueries}),
+     * or a database to create ({@code createDatabaseIfNotExist}).
+     */
+    private static final Set<String> ALLOWED_OPTIONS = Set.of(
+            "tinyInt1isBit", "transformedBitIsBoolean", "yearIsDateType", "zeroDateTimeBehavior", "serverTimezone",
+            "connectionTimeZone", "forceConnectionTimeZoneToSession", "preserveInstants", "characterEncoding",
+            "characterSetResults", "connectionCollation", "useUnicode", "sslMode", "useSSL", "requireSSL",
+            "verifyServerCertificate", "tlsVersions", "enabledTLSProtocols", "tlsCiphersuites", "enabledSSLCipherSuites",
+            "allowPublicKeyRetrieval", "connectTimeout", "socketTimeout", "useCursorFetch", "defaultFetchSize",
+            "useServerPrepStmts", "cachePrepStmts", "prepStmtCacheSize", "prepStmtCacheSqlLimit", "useCompression",
+            "rewriteBatchedStatements", "useInformationSchema", "nullDatabaseMeansCurrent", "databaseTerm", "autoReconnect",
+            "useAffectedRows", "jdbcCompliantTruncation", "sendFractionalSeconds", "sendFractionalSecondsForTime",
+            "maxAllowedPacket", "useLocalSessionState", "elideSetAutoCommits", "cacheServerConfiguration",
+            "cacheResultSetMetadata", "netTimeoutForStreamingResults", "padCharsWithSpace", "useOldAliasMetadataBehavior",
+            "blobsAreStrings", "functionsNeverReturnBlobs", "emptyStringsConvertToZero", "treatUtilDateAsTimestamp",
+            "useColumnNamesInFindColumn", "tcpKeepAlive", "tcpNoDelay", "enableQueryTimeouts", "noDatetimeStringSync");
+
     public MySqlDriver() {
         super(FEATURES, DIALECT);
     }
@@ -37,6 +60,11 @@ public final class MySqlDriver extends ServerDriver {
     @Override
     public String displayName() {
         return "MySQL";
+    }
+
+    @Override
+    public Set<String> allowedConnectionOptions() {
+        return ALLOWED_OPTIONS;
     }
 
     @Override

@@ -24,6 +24,26 @@ public final class PostgresDriver extends ServerDriver {
     public PostgresDriver() {
         super(FEATURES, DIALECT);
     }
+    /**
+     * What {@code additional-options} may set: prepared statements and fetching, server startup {@code options}
+     * ({@code -c search_path=...}), the schema, type and time handling, timeouts, TLS and GSS encryption modes, and
+     * target server and load balancing. Never a file ({@code sslkey}, {@code sslcert}, {@code sslrootcert},
+     * {@code loggerFile}, {@code service}, which reads a service file), a class or callback ({@code sslfactory},
+     * {@code socketFactory}, {@code sslhostnameverifier}, {@code sslpasswordcallback},
+     * {@code authenticationPluginClassName}, {@code xmlFactoryFactory}, ...), a replication connection, or a local
+     * address to bind.
+     */
+    private static final Set<String> ALLOWED_OPTIONS = Set.of(
+            "prepareThreshold", "preparedStatementCacheQueries", "preparedStatementCacheSizeMiB", "defaultRowFetchSize",
+            "binaryTransfer", "options", "currentSchema", "ApplicationName", "assumeMinServerVersion", "stringtype",
+            "connectTimeout", "loginTimeout", "socketTimeout", "cancelSignalTimeout", "tcpKeepAlive", "tcpNoDelay",
+            "readOnly", "readOnlyMode", "reWriteBatchedInserts", "targetServerType", "loadBalanceHosts",
+            "hostRecheckSeconds", "sslmode", "ssl", "sslResponseTimeout", "gssEncMode", "channelBinding",
+            "escapeSyntaxCallMode", "autosave", "cleanupSavepoints", "quoteReturningIdentifiers", "unknownLength",
+            "sendBufferSize", "receiveBufferSize", "maxResultBuffer", "adaptiveFetch", "adaptiveFetchMinimum",
+            "adaptiveFetchMaximum", "preferQueryMode", "disableColumnSanitiser", "logUnclosedConnections",
+            "hideUnprivilegedObjects", "logServerErrorDetail", "databaseMetadataCacheFields",
+            "databaseMetadataCacheFieldsMiB", "groupStartupParameters");
     private static final Set<String> SSL_MODES = Set.of("allow", "prefer", "require", "verify-ca", "verify-full");
 
     @Override
@@ -34,6 +54,11 @@ public final class PostgresDriver extends ServerDriver {
     @Override
     public String displayName() {
         return "PostgreSQL";
+    }
+
+    @Override
+    public Set<String> allowedConnectionOptions() {
+        return ALLOWED_OPTIONS;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.quarry.web.param;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.core.Json;
 import io.quarry.web.body.FormFields;
 import io.quarry.web.error.ApiException;
@@ -35,6 +36,8 @@ public final class Body {
     private final String at;
     private final Map<String, Object> errors = new LinkedHashMap<>();
     private final Map<String, List<String>> specific = new LinkedHashMap<>();
+    /** The longest text each string field may be ({@link #storedIn}); none checked unless the body says where it goes. */
+    private Map<String, Integer> maxLengths = Map.of();
 
     /** The JSON type an accessor expects of a field. */
     public enum Kind { BOOLEAN, POS_INT, STRING, MAP, OBJECTS }
@@ -84,6 +87,32 @@ public final class Body {
             throw ApiException.invalidField("body", ParamRule.MAP.message(false));
         }
         return new Body(node, node instanceof FormFields, "");
+    }
+
+    /**
+     * Says where this body's string fields are stored: each field named like a {@code VARCHAR(n)} column of the
+     * application database's {@code table} ({@code name}, {@code display}, ...) may hold at most n characters, as the
+     * changelog declares ({@link ColumnLengths}); a longer one is a 400 naming the field, recorded like any other
+     * violation, before anything is written. With {@code columns}, only those fields (where other keys of the body do
+     * not go into the column of their name, as a password into its hash). Returns this body.
+     */
+    public Body storedIn(String table, String... columns) {
+        Map<String, Integer> lengths = ColumnLengths.of(table);
+        if (columns.length > 0) {
+            Map<String, Integer> some = new LinkedHashMap<>();
+            for (String column : columns) {
+                Integer length = lengths.get(column);
+                if (length == null) {
+                    throw new IllegalArgumentException("No VARCHAR column " + table + "." + column);
+                }
+                some.put(column, length);
+            }
+            lengths = some;
+        }
+        Map<String, Integer> all = new LinkedHashMap<>(maxLengths);
+        all.putAll(lengths);
+        maxLengths = Map.copyOf(all);
+        return this;
     }
 
     public JsonNode raw() {
@@ -196,7 +225,22 @@ public final class Body {
             fail(key, rule, nullable, value);
             return null;
         }
-        return value.asText();
+        return withinLength(key, value.asText());
+    }
+
+    /**
+     * The text, or null with a violation recorded when it is longer than its column holds ({@link #storedIn}): for a
+     * field its caller reads by hand ({@link #get(String, Kind)}).
+     */
+    public String withinLength(String key, String text) {
+        Integer max = maxLengths.get(key);
+        // UTF-16 units, as H2 counts a VARCHAR's length (PostgreSQL counts code points: never more)
+        if (max != null && text.length() > max) {
+            addError(key, Validation.tooLong(max), "should be at most " + max + " characters, received: "
+                    + text.length() + " characters");
+            return null;
+        }
+        return text;
     }
 
     // --- numbers and booleans ------------------------------------------------------------------------------------

@@ -15,6 +15,11 @@ public final class Validation {
     private Validation() {
     }
 
+    /** The message of a text longer than its column holds (Metabase has none: it answers a database error). */
+    public static String tooLong(int max) {
+        return "value must be a string of at most " + max + " characters.";
+    }
+
     public static Long parsePosInt(String raw) {
         try {
             long value = Long.parseLong(raw.trim());
