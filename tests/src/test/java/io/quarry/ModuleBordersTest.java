@@ -63,7 +63,7 @@ class ModuleBordersTest {
             Map.entry("parameters", Set.of("core", "permission", "qp", "sync", "warehouse", "web")),
             Map.entry("savedquestion", Set.of("appdb", "card", "collection", "core", "driver", "permission", "warehouse")),
             Map.entry("search", Set.of("appdb", "collection", "core", "permission", "web")),
-            Map.entry("card", Set.of("appdb", "collection", "core", "driver", "parameters", "qp", "revision", "setting",
+            Map.entry("card", Set.of("appdb", "collection", "core", "driver", "parameters", "permission", "qp", "revision", "setting",
                     "sync", "warehouse", "web")),
             Map.entry("dashboard", Set.of("appdb", "collection", "core", "parameters", "qp", "revision", "setting", "user",
                     "web")),

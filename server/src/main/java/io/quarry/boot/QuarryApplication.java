@@ -1,7 +1,7 @@
 package io.quarry.boot;
 
 import io.quarry.auth.AuthFilter;
-import io.quarry.auth.CsrfFilter;
+import io.quarry.embed.CsrfFilter;
 import io.quarry.core.Caller;
 import io.quarry.web.JsonCharsetFilter;
 import io.quarry.web.JsonProvider;

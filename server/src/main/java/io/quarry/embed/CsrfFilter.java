@@ -1,7 +1,6 @@
-package io.quarry.auth;
+package io.quarry.embed;
 
 import io.quarry.core.Caller;
-import io.quarry.embed.EmbeddingOrigins;
 import io.quarry.setting.Settings;
 import io.quarry.web.body.UnreadBodies;
 import io.quarry.web.security.AntiCsrfToken;
