@@ -24,7 +24,8 @@ public final class EmbeddingOrigins {
         return sdk && (listed(settings.string("embedding-app-origins-sdk"), origin) || listed(settings.string("embedding-app-origin"), origin));
     }
 
-    private static boolean listed(String entries, String origin) {
+    /** Whether one of the space-separated CORS-style entries ({@code embedding-app-origins-sdk}'s form) matches the origin. */
+    static boolean listed(String entries, String origin) {
         if (entries == null) {
             return false;
         }

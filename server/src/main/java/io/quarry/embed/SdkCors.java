@@ -74,14 +74,8 @@ public final class SdkCors implements ContainerRequestFilter, ContainerResponseF
     }
 
     private boolean approved(String origin) {
-        String entries = String.join(" ", nullToEmpty(settings.string("embedding-app-origins-sdk")),
-                nullToEmpty(settings.string("embedding-app-origin")));
-        for (String entry : entries.trim().split("\\s+")) {
-            if (!entry.isEmpty() && matches(entry, origin)) {
-                return true;
-            }
-        }
-        return false;
+        return EmbeddingOrigins.listed(settings.string("embedding-app-origins-sdk"), origin)
+                || EmbeddingOrigins.listed(settings.string("embedding-app-origin"), origin);
     }
 
     /** Whether an origin ({@code scheme://host[:port]}) matches an entry ({@code [scheme://]host[:port]}). */
@@ -108,10 +102,6 @@ public final class SdkCors implements ContainerRequestFilter, ContainerResponseF
     static boolean isLoopback(String origin) {
         Parts o = Parts.of(origin);
         return o != null && (o.host.equals("localhost") || o.host.equals("127.0.0.1") || o.host.equals("[::1]"));
-    }
-
-    private static String nullToEmpty(String s) {
-        return s == null ? "" : s;
     }
 
     /** Scheme (null when absent), lower-case host, port text (empty when absent, {@code *} kept). */

@@ -1,6 +1,7 @@
 package io.quarry.notification;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.appdb.ColumnLengths;
 import io.quarry.appdb.Db;
 import io.quarry.core.Caller;
 import io.quarry.core.Json;
@@ -137,8 +138,7 @@ public final class ChannelService {
                     c.active = active;
                     if (!active) {
                         m.deletePulseChannelsOfChannel(c.id);
-                        String renamed = "DEACTIVATED_" + c.id + " " + c.name;
-                        c.name = renamed.length() > 254 ? renamed.substring(0, 254) : renamed;
+                        c.name = ColumnLengths.cut("channel", "name", "DEACTIVATED_" + c.id + " " + c.name);
                     }
                 }
                 c.updatedAt = OffsetDateTime.now(clock);

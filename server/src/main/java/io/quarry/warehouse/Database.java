@@ -4,7 +4,7 @@ import java.time.OffsetDateTime;
 import java.util.Map;
 
 /** A row of metabase_database: a connected database. {@code details} is held decrypted; never serialise it raw. */
-public final class Database {
+public final class Database implements Cloneable {
     public Long id;
     public String name;
     public String description;
@@ -33,30 +33,12 @@ public final class Database {
 
     /** A copy of this row with other settings (the rest shared), for asking the door as if they were stored. */
     public Database withSettings(Map<String, Object> otherSettings) {
-        Database copy = new Database();
-        copy.id = id;
-        copy.name = name;
-        copy.description = description;
-        copy.engine = engine;
-        copy.details = details;
-        copy.storedDetails = storedDetails;
-        copy.settings = otherSettings;
-        copy.isSample = isSample;
-        copy.isFullSync = isFullSync;
-        copy.isOnDemand = isOnDemand;
-        copy.autoRunQueries = autoRunQueries;
-        copy.refingerprint = refingerprint;
-        copy.cacheTtl = cacheTtl;
-        copy.metadataSyncSchedule = metadataSyncSchedule;
-        copy.cacheFieldValuesSchedule = cacheFieldValuesSchedule;
-        copy.timezone = timezone;
-        copy.dbmsVersion = dbmsVersion;
-        copy.initialSyncStatus = initialSyncStatus;
-        copy.caveats = caveats;
-        copy.pointsOfInterest = pointsOfInterest;
-        copy.creatorId = creatorId;
-        copy.createdAt = createdAt;
-        copy.updatedAt = updatedAt;
-        return copy;
+        try {
+            Database copy = (Database) clone();
+            copy.settings = otherSettings;
+            return copy;
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
     }
 }

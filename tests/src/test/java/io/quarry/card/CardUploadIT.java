@@ -160,6 +160,9 @@ class CardUploadIT {
         assertEquals("You must provide a CSV file in the \"file\" field.", asAdmin("none.csv", null).body());
         Api.Res notAForm = admin.post(400, "upload/csv", Map.of("file", "a\n1\n"));
         assertEquals("You must provide a CSV file in the \"file\" field.", notAForm.body());
+        // what plain clients send: no body at all (curl -X POST), an empty form body (curl -d '', urllib)
+        assertEquals("You must provide a CSV file in the \"file\" field.", admin.post(400, "upload/csv", null).body());
+        assertEquals("You must provide a CSV file in the \"file\" field.", admin.postForm(400, "upload/csv", Map.of()).body());
         Api.Res badCollection = upload("card/from-csv", "X-Metabase-Session", session, "c.csv", "a\n1\n", "abc");
         assertEquals(400, badCollection.status());
         assertTrue(badCollection.body().contains("collection_id"));
