@@ -314,7 +314,7 @@ export async function adminDatabasePage(main, {app, args}) {
   }}, h('h2', {}, 'Connection'), field('Display name', name), form.nodes,
   h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary'}, 'Save changes'),
     h('button', {type: 'button', onclick: () => attempt(status, async () => {
-      const r = await post('database/validate', {engine: db.engine, details: form.read()});
+      const r = await post('database/validate', {id, engine: db.engine, details: form.read()});
       if (r && r.valid === false) throw new Error('The connection does not work: ' + (r.message || 'check the details.'));
     }, 'The connection works.')}, 'Check the connection')));
   const heading = h('h1', {}, db.name);

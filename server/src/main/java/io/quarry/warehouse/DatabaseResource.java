@@ -63,6 +63,8 @@ public final class DatabaseResource {
     /**
      * Tests a connection: {@code {"valid": true}}, or — as Metabase answers — 200 {@code {"valid": false, "message",
      * "errors"}}. Takes Metabase's body {@code {"details": {"engine", "details"}}} or the flat {@code engine, details}.
+     * With the {@code id} of a stored database (Quarry's admin page sends it), details are merged over its stored ones
+     * as an update merges them, so that a secret shown masked ({@code **MetabasePass**}) is tried with its stored value.
      */
     @POST
     @Path("validate")
@@ -73,7 +75,13 @@ public final class DatabaseResource {
         Body body = nested.isObject() && nested.has("engine") ? outer.nested("details") : outer;
         String engine = NewDatabases.engine(body, drivers, false);
         Map<String, Object> details = body.map("details");
+        Long id = outer.optPosInt("id");
         body.throwIfInvalid();
+        outer.throwIfInvalid();
+        if (id != null) {
+            Database stored = databases.require(id);
+            details = DatabaseService.mergeDetails(drivers.require(engine), stored.details, details);
+        }
         ConnectionTester.Failure failure = databases.testConnection(engine, details);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("valid", failure == null);

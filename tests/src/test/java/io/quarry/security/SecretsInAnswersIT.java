@@ -87,6 +87,17 @@ class SecretsInAnswersIT {
         // a wrong password sent in clear is tried (and refused) and changes nothing
         admin.put(400, "database/" + db, Map.of("details", Map.of("db", "file:" + shop + ";USER=" + TargetDatabases.H2_USER + ";PASSWORD=wrong")));
         assertTrue(storedDb().endsWith(";PASSWORD=" + H2_SECRET));
+
+        // "Check the connection" on the admin page sends the masked string with the database's id: tried with the
+        // stored password; without the id the placeholder is all there is, and the check fails
+        String shown = admin.get(200, "database/" + db).json().get("details").get("db").asText();
+        assertTrue(admin.post(200, "database/validate", Map.of("id", db, "engine", "h2", "details", Map.of("db", shown)))
+                .json().get("valid").asBoolean());
+        assertFalse(admin.post(200, "database/validate", Map.of("engine", "h2", "details", Map.of("db", shown)))
+                .json().get("valid").asBoolean());
+        admin.post(404, "database/validate", Map.of("id", 999_999, "engine", "h2", "details", Map.of("db", shown)));
+        admin.post(400, "database/validate", Map.of("id", "x", "engine", "h2", "details", Map.of("db", shown)));
+        assertTrue(storedDb().endsWith(";PASSWORD=" + H2_SECRET), "checking changes nothing");
     }
 
     @Test
