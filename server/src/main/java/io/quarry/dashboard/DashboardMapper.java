@@ -62,6 +62,9 @@ public interface DashboardMapper {
 
     List<CardRow> findCards(@Param("ids") List<Long> ids);
 
+    /** Live (not archived) cards on these tables, by id. */
+    List<CardRow> liveCardsOnTables(@Param("tableIds") List<Long> tableIds);
+
     void insertCardCopy(CardRow card);
 
     CollectionRow findCollection(@Param("id") long id);

@@ -101,6 +101,22 @@ public final class DashboardResource {
         return dashboards.update(caller(), id.value(), json);
     }
 
+    /** Metabase's deprecated {@code PUT /api/dashboard/:id/cards}: the dashcards and tabs of {@code PUT /api/dashboard/:id}. */
+    @PUT
+    @Path("{id}/cards")
+    @Access(Access.Level.USER)
+    public Map<String, Object> updateCards(@PathParam("id") PosInt id, JsonNode json) {
+        return dashboards.updateCards(caller(), id.value(), json);
+    }
+
+    /** {@code {"cards": [...]}}: readable cards on the tables the dashboard's cards query that use the same fields. */
+    @GET
+    @Path("{id}/related")
+    @Access(Access.Level.USER)
+    public Map<String, Object> related(@PathParam("id") PosInt id) {
+        return dashboards.related(caller(), id.value());
+    }
+
     @DELETE
     @Path("{id}")
     @Access(Access.Level.USER)

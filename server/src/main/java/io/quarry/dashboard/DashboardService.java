@@ -134,6 +134,32 @@ public final class DashboardService implements Revertible {
     }
 
     /**
+     * Metabase's deprecated {@code PUT /api/dashboard/:id/cards}: {@code {"cards": [...], "tabs": [...]?}} is the
+     * {@code dashcards} and {@code tabs} of an update (the same validation, rights, layout diff and revision), answered
+     * as {@code {"cards": [dashcards as GET shows them], "tabs": [...]}}. Without {@code tabs} the tabs stay as they are.
+     */
+    public Map<String, Object> updateCards(Caller caller, long id, JsonNode json) {
+        Body body = Body.of(json);
+        LayoutInput.dashcards(body, "cards", true);
+        LayoutInput.tabs(body);
+        body.throwIfInvalid();
+        ObjectNode layout = Json.object();
+        layout.set("dashcards", json.get("cards"));
+        if (json.has("tabs")) {
+            layout.set("tabs", json.get("tabs"));
+        }
+        return db.tx(session -> {
+            update(session, caller, id, layout, false);
+            record(session, id, caller.id(), false);
+            Map<String, Object> view = view(session, caller, session.getMapper(DashboardMapper.class).findDashboard(id));
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("cards", view.get("dashcards"));
+            answer.put("tabs", view.get("tabs"));
+            return answer;
+        });
+    }
+
+    /**
      * The body of an update inside the caller's transaction: validates {@code json} (one 400 with every problem), checks
      * rights, writes the fields and the layout. Records no revision. A revert ({@code reverting}) restores the layout
      * even of an archived dashboard and may drop tabs that dashcards without a tab lived on.
@@ -225,6 +251,12 @@ public final class DashboardService implements Revertible {
             boolean reverting) {
         DashboardMapper m = session.getMapper(DashboardMapper.class);
         List<DashboardTab> currentTabs = m.tabsOf(d.id);
+        // as Metabase: on a dashboard with exactly one tab (the one sent, else the one it has), dashcards without a tab go on it
+        Long onlyTab = wantedTabs != null ? (wantedTabs.size() == 1 ? Long.valueOf(wantedTabs.get(0).id()) : null)
+                : currentTabs.size() == 1 ? currentTabs.get(0).id : null;
+        if (onlyTab != null) {
+            wanted = wanted.stream().map(dc -> dc.tabId() == null ? dc.onTab(onlyTab) : dc).toList();
+        }
         boolean tabbed = reverting ? wantedTabs != null && !wantedTabs.isEmpty() : !currentTabs.isEmpty();
         if (tabbed && wanted.stream().anyMatch(dc -> dc.tabId() == null)) {
             throw ApiException.badRequest("This dashboard has tab, makes sure every card has a tab");
@@ -864,6 +896,75 @@ public final class DashboardService implements Revertible {
             result.put("dashboards", List.of());
             return result;
         });
+    }
+
+    /** How many related cards {@link #related} answers at most. */
+    static final int RELATED_LIMIT = 5;
+
+    /**
+     * {@code GET /api/dashboard/:id/related} (Metabase's x-ray "related" for a dashboard): live cards the caller can
+     * read, not on the dashboard, on a table one of its cards queries, that refer to at least one field, segment or
+     * metric its cards refer to; the most similar first (most shared references, then the lowest id), at most
+     * {@link #RELATED_LIMIT}. Metabase adds two random cards to its three best; Quarry keeps the order stable.
+     */
+    public Map<String, Object> related(Caller caller, long id) {
+        return db.tx(session -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            readable(session, caller, id);
+            Visible visible = access.visible(caller);
+            List<Long> onDashboard = new ArrayList<>();
+            m.dashcardsOf(id).forEach(dc -> {
+                if (dc.cardId != null) {
+                    onDashboard.add(dc.cardId);
+                }
+            });
+            m.seriesOfDashboard(id).forEach(s -> onDashboard.add(s.cardId));
+            Set<Long> tables = new HashSet<>();
+            Set<String> references = new HashSet<>();
+            for (CardRow card : cardsById(m, onDashboard).values()) {
+                if (card.tableId != null) {
+                    tables.add(card.tableId);
+                }
+                collectReferences(parse(card.datasetQuery), references);
+            }
+            List<Map<String, Object>> cards = new ArrayList<>();
+            if (!tables.isEmpty() && !references.isEmpty()) {
+                List<Map.Entry<CardRow, Integer>> scored = new ArrayList<>();
+                for (CardRow candidate : m.liveCardsOnTables(new ArrayList<>(tables))) {
+                    if (onDashboard.contains(candidate.id) || !visible.canRead(candidate.collectionId)) {
+                        continue;
+                    }
+                    Set<String> own = new HashSet<>();
+                    collectReferences(parse(candidate.datasetQuery), own);
+                    own.retainAll(references);
+                    if (!own.isEmpty()) {
+                        scored.add(Map.entry(candidate, own.size()));
+                    }
+                }
+                scored.sort((a, b) -> a.getValue().equals(b.getValue()) ? Long.compare(a.getKey().id, b.getKey().id)
+                        : Integer.compare(b.getValue(), a.getValue()));
+                for (Map.Entry<CardRow, Integer> e : scored.subList(0, Math.min(RELATED_LIMIT, scored.size()))) {
+                    cards.add(DashboardViews.card(e.getKey(), visible));
+                }
+            }
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("cards", cards);
+            return answer;
+        });
+    }
+
+    /** The field, segment and metric references ({@code ["field", 12, ...]}, ...) anywhere in a query, as text. */
+    private static void collectReferences(JsonNode node, Set<String> into) {
+        if (node == null) {
+            return;
+        }
+        if (node.isArray() && node.size() >= 2 && node.get(0).isTextual() && node.get(1).isIntegralNumber()
+                && Set.of("field", "segment", "metric").contains(node.get(0).asText())) {
+            into.add(node.get(0).asText() + ":" + node.get(1).asLong());
+        }
+        if (node.isContainerNode()) {
+            node.forEach(child -> collectReferences(child, into));
+        }
     }
 
     // --- helpers ------------------------------------------------------------------------------------------------------

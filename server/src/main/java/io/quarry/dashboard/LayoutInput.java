@@ -16,9 +16,14 @@ final class LayoutInput {
     /** The longest tab name its column holds, as the changelog declares it. */
     private static final int TAB_NAME_LENGTH = io.quarry.appdb.ColumnLengths.of("dashboard_tab").get("name");
     static final String UNIQUE = "nullable value must be seq of maps in which ids are unique";
+    static final String REQUIRED_UNIQUE = "value must be seq of maps in which ids are unique";
 
     record DashcardIn(long id, Long cardId, Long tabId, Long actionId, int row, int col, int sizeX, int sizeY,
                       JsonNode parameterMappings, JsonNode visualizationSettings, List<Long> series) {
+        /** The same dashcard on another tab. */
+        DashcardIn onTab(Long tab) {
+            return new DashcardIn(id, cardId, tab, actionId, row, col, sizeX, sizeY, parameterMappings, visualizationSettings, series);
+        }
     }
 
     record TabIn(long id, String name) {
@@ -29,8 +34,20 @@ final class LayoutInput {
 
     /** Null when absent or null; otherwise the parsed dashcards (possibly partial when errors were recorded). */
     static List<DashcardIn> dashcards(Body body) {
-        JsonNode value = body.get("dashcards", Body.Kind.OBJECTS);
+        return dashcards(body, "dashcards", false);
+    }
+
+    /**
+     * The dashcards under {@code key}; a {@code required} list (the deprecated {@code PUT /api/dashboard/:id/cards}
+     * takes {@code cards}) missing or null is an error with Metabase's non-nullable wording.
+     */
+    static List<DashcardIn> dashcards(Body body, String key, boolean required) {
+        JsonNode value = body.get(key, Body.Kind.OBJECTS);
+        String message = required ? REQUIRED_UNIQUE : UNIQUE;
         if (value.isNull()) {
+            if (required) {
+                body.addError(key, message, "missing required key, received: nil");
+            }
             return null;
         }
         List<String> problems = new ArrayList<>();
@@ -102,7 +119,7 @@ final class LayoutInput {
             }
         }
         for (String problem : problems) {
-            body.addError("dashcards", UNIQUE, problem);
+            body.addError(key, message, problem);
         }
         return result;
     }
