@@ -74,6 +74,7 @@ public final class Resources {
             io.quarry.bookmark.BookmarkResource.class,
             io.quarry.card.CardParamsResource.class,
             io.quarry.card.CardSeriesResource.class,
+            io.quarry.card.CardsResource.class,
             io.quarry.card.CardUploadResource.class,
             io.quarry.card.CardUploadResource.Upload.class,
             io.quarry.segment.SegmentResource.class,

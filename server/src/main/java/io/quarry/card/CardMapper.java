@@ -71,6 +71,9 @@ public interface CardMapper {
 
     long countDashboardsOfCard(@Param("cardId") long cardId);
 
+    /** The dashboards showing these cards (a dashcard's card or one of its series), once per card and dashboard, by dashboard id. */
+    List<DashboardUse> dashboardsUsingCards(@Param("cardIds") java.util.Collection<Long> cardIds);
+
     /** The last revision's author and time per card, for last-edit-info. */
     List<LastEdit> lastEdits(@Param("ids") Collection<Long> ids);
 }

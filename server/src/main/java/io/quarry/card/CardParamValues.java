@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.parameters.ParameterValues;
 import io.quarry.web.error.ApiException;
 import io.quarry.core.Caller;
+import io.quarry.core.Json;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,6 +20,34 @@ public final class CardParamValues {
 
     CardParamValues(ParameterValues values) {
         this.values = values;
+    }
+
+    /**
+     * {@code GET /api/card/:id/params/:key/remapping?value=}: the value with its display name, as Metabase answers it —
+     * {@code [value, "label"]} from a static list's labelled pair or the parameter's field (its remapped values),
+     * otherwise {@code [value]} (a card source never remaps). A key the card has no parameter for: 400.
+     */
+    List<Object> remapping(Card card, String paramKey, String value, Caller caller) {
+        JsonNode parameter = null;
+        JsonNode parameters = CardService.parse(card.parameters);
+        if (parameters != null) {
+            for (JsonNode p : parameters) {
+                if (paramKey.equals(p.path("id").asText())) {
+                    parameter = p;
+                }
+            }
+        }
+        if (parameter == null) {
+            throw ApiException.badRequest("Card does not have a parameter with the ID " + Json.write(paramKey));
+        }
+        List<Object> remapped = null;
+        if (ParameterValues.isStaticList(parameter)) {
+            remapped = ParameterValues.staticListRemapping(parameter, value);
+        } else if (!ParameterValues.isCardSource(parameter)) {
+            Long fieldId = ParameterValues.fieldOf(parameter.path("target"), CardService.parse(card.datasetQuery));
+            remapped = fieldId == null ? null : values.fieldRemapping(fieldId, value, caller);
+        }
+        return remapped != null ? remapped : new ArrayList<>(List.of(value));
     }
 
     Map<String, Object> values(Card card, String paramKey, String query, Caller caller) {

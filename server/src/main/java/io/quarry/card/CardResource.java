@@ -136,25 +136,40 @@ public final class CardResource {
     @Access(Access.Level.USER)
     public Map<String, Object> move(JsonNode json) {
         Body body = Body.of(json);
-        JsonNode ids = body.get("card_ids");
+        List<Long> cardIds = cardIds(body, "value must be an array.", "value must be an array. Each value must be an integer greater than zero.");
+        Long collectionId = body.optPosInt("collection_id");
+        body.throwIfInvalid();
+        cards.move(cardIds, collectionId, caller());
+        return Map.of("status", "ok");
+    }
+
+    /**
+     * The required {@code card_ids}: a list of positive integers ({@code message} when it is no list, {@code elementMessage}
+     * when an element is no positive integer). Errors land in {@code body}.
+     */
+    static List<Long> cardIds(Body body, String message, String elementMessage) {
+        JsonNode ids = body.get("card_ids", Body.Kind.OBJECTS);
         List<Long> cardIds = new ArrayList<>();
         if (!ids.isArray()) {
-            body.addError("card_ids", ids.isNull() ? "value must be an array." : "value must be an array.",
-                    ids.isNull() ? "missing required key, received: nil" : "should be a sequence, received: " + ids);
+            body.addError("card_ids", message, ids.isNull() ? "missing required key, received: nil" : "should be a sequence, received: " + ids);
         } else {
             for (JsonNode element : ids) {
                 if (!element.isIntegralNumber() || !element.canConvertToLong() || element.asLong() <= 0) {
-                    body.addError("card_ids", "value must be an array. Each value must be an integer greater than zero.",
-                            "invalid type, received: " + element);
+                    body.addError("card_ids", elementMessage, "invalid type, received: " + element);
                     break;
                 }
                 cardIds.add(element.asLong());
             }
         }
-        Long collectionId = body.optPosInt("collection_id");
-        body.throwIfInvalid();
-        cards.move(cardIds, collectionId, caller());
-        return Map.of("status", "ok");
+        return cardIds;
+    }
+
+    /** The dashboards showing the card: {@code [{"id", "name"}]}; 403 unless the caller may change every one. */
+    @GET
+    @Path("{id}/dashboards")
+    @Access(Access.Level.USER)
+    public List<Map<String, Object>> dashboards(@PathParam("id") PosInt id) {
+        return cards.dashboardsOfCard(id.value(), caller());
     }
 
     /** Cards with a public link: superusers, public sharing enabled. */

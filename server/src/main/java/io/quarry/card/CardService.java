@@ -268,6 +268,75 @@ public final class CardService implements Revertible {
         return db.with(CardMapper.class, m -> m.dashboardIdsOfCard(cardId));
     }
 
+    /**
+     * The dashboards that show each card (as a dashcard or a series; archived ones too), by dashboard id: Metabase's
+     * {@code in_dashboards}. Every id is a key, with an empty list when no dashboard shows it.
+     */
+    public Map<Long, List<DashboardUse>> dashboardsOf(Collection<Long> cardIds) {
+        Map<Long, List<DashboardUse>> out = new LinkedHashMap<>();
+        cardIds.forEach(id -> out.put(id, new ArrayList<>()));
+        if (!cardIds.isEmpty()) {
+            for (Collection<Long> chunk : chunks(new LinkedHashSet<>(cardIds))) {
+                db.with(CardMapper.class, m -> m.dashboardsUsingCards(chunk)).forEach(u -> out.get(u.cardId).add(u));
+            }
+            out.values().forEach(list -> list.sort(java.util.Comparator.comparingLong(u -> u.id)));
+        }
+        return out;
+    }
+
+    /**
+     * {@code GET /api/card/:id/dashboards}: {@code [{"id", "name"}]} of the dashboards showing the card, which the caller
+     * may read and must be able to change every one of (403 otherwise), as Metabase.
+     */
+    public List<Map<String, Object>> dashboardsOfCard(long id, Caller caller) {
+        requireReadable(id, caller);
+        CollectionAccess.Visible visible = access.visible(caller);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (DashboardUse use : dashboardsOf(List.of(id)).get(id)) {
+            Checks.permitted(visible.canWrite(use.collectionId));
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("id", use.id);
+            v.put("name", use.name);
+            out.add(v);
+        }
+        return out;
+    }
+
+    /**
+     * {@code POST /api/cards/dashboards}: per card (each must exist and be readable), its dashboards as
+     * {@code {"id", "name"}}, {@code {"id", "name", "error": "unwritable-dashboard"}} or, for one the caller cannot read,
+     * only {@code {"error": "unreadable-dashboard"}}.
+     */
+    public List<Map<String, Object>> dashboardsOfCards(List<Long> cardIds, Caller caller) {
+        for (Long id : new LinkedHashSet<>(cardIds)) {
+            requireReadable(id, caller);
+        }
+        CollectionAccess.Visible visible = access.visible(caller);
+        Map<Long, List<DashboardUse>> uses = dashboardsOf(cardIds);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Long id : cardIds) {
+            List<Map<String, Object>> dashboards = new ArrayList<>();
+            for (DashboardUse use : uses.get(id)) {
+                Map<String, Object> v = new LinkedHashMap<>();
+                if (!visible.canRead(use.collectionId)) {
+                    v.put("error", "unreadable-dashboard");
+                } else {
+                    v.put("id", use.id);
+                    v.put("name", use.name);
+                    if (!visible.canWrite(use.collectionId)) {
+                        v.put("error", "unwritable-dashboard");
+                    }
+                }
+                dashboards.add(v);
+            }
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("card_id", id);
+            entry.put("dashboards", dashboards);
+            out.add(entry);
+        }
+        return out;
+    }
+
     // --- update --------------------------------------------------------------------------------------------------
 
     /**
@@ -385,7 +454,9 @@ public final class CardService implements Revertible {
      * on every card's current collection; pinned cards are appended after the target's pins. All or nothing.
      */
     public void move(List<Long> cardIds, Long collectionId, Caller caller) {
-        requireCollectionWrite(caller, collectionId);
+        if (collectionId != null && db.with(CardMapper.class, m -> m.findCollection(collectionId)) == null) {
+            throw ApiException.notFound();
+        }
         Set<Long> ids = new LinkedHashSet<>(cardIds);
         Map<Long, Card> found = new HashMap<>();
         db.run(session -> {
@@ -394,9 +465,11 @@ public final class CardService implements Revertible {
                 mapper.findCards(chunk).forEach(c -> found.put(c.id, c));
             }
         });
+        ids.forEach(id -> Checks.found(found.get(id))); // unknown cards are a 404 before any 403
+        access.requireWrite(caller, collectionId);
         List<Card> cards = new ArrayList<>();
         for (Long id : ids) {
-            Card card = Checks.found(found.get(id));
+            Card card = found.get(id);
             if (!Objects.equals(card.collectionId, collectionId)) {
                 access.requireWrite(caller, card.collectionId);
                 cards.add(card);

@@ -79,7 +79,40 @@ public final class ParameterValues {
         return result(out, false);
     }
 
+    /** The static list's {@code [value, label]} pair whose value is {@code value} (as text), or null. */
+    public static List<Object> staticListRemapping(JsonNode parameter, String value) {
+        for (JsonNode entry : parameter.path("values_source_config").path("values")) {
+            if (entry.isArray() && entry.size() == 2 && entry.get(0).isTextual() && entry.get(0).asText().equals(value)) {
+                List<Object> pair = new ArrayList<>();
+                entry.forEach(v -> pair.add(Json.MAPPER.convertValue(v, Object.class)));
+                return pair;
+            }
+        }
+        return null;
+    }
+
     // --- fields ----------------------------------------------------------------------------------------------------
+
+    /**
+     * The field's value equal to {@code value} (compared as text) as its values list it: {@code [value, label]} when
+     * the field's values are remapped, {@code [value]} (typed) otherwise; null when the field has no such value. The
+     * values searched are those containing the text (cached values, else a query), so a field with many values is
+     * found too. 403 as {@link #ofField} when the field's data is blocked for the caller.
+     */
+    @SuppressWarnings("unchecked")
+    public List<Object> fieldRemapping(long fieldId, String value, Caller caller) {
+        Map<String, Object> found = ofField(fieldId, value, caller);
+        for (List<Object> pair : (List<List<Object>>) found.get("values")) {
+            if (!pair.isEmpty() && pair.get(0) != null && plainText(pair.get(0)).equals(value)) {
+                return new ArrayList<>(pair);
+            }
+        }
+        return null;
+    }
+
+    private static String plainText(Object v) {
+        return v instanceof java.math.BigDecimal d ? d.stripTrailingZeros().toPlainString() : String.valueOf(v);
+    }
 
     /** The values of one field (empty when the field is unknown); 403 when its data is blocked for the caller. */
     public Map<String, Object> ofField(long fieldId, String query, Caller caller) {
