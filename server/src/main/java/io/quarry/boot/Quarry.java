@@ -313,6 +313,9 @@ public final class Quarry implements AutoCloseable {
         // need it first, so they are made reachable through /api/revision here, once they exist.
         revisions.register("card", cards);
         revisions.register("dashboard", dashboardModule.dashboards());
+        // a collection deleted for good takes its cards and dashboards with it, through their modules
+        collectionModule.collections().registerContents(cards.contents());
+        collectionModule.collections().registerContents(dashboardModule.dashboards().contents());
 
         // 7. The warehouse views of cards: the Saved Questions virtual database, and how many cards use a database.
         //    The warehouse module shows them, but it comes long before the cards they read.

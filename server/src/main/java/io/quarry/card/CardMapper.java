@@ -71,6 +71,8 @@ public interface CardMapper {
 
     long countDashboardsOfCard(@Param("cardId") long cardId);
 
+    List<Long> cardIdsInCollections(@Param("ids") java.util.Collection<Long> collectionIds);
+
     /** The dashboards showing these cards (a dashcard's card or one of its series), once per card and dashboard, by dashboard id. */
     List<DashboardUse> dashboardsUsingCards(@Param("cardIds") java.util.Collection<Long> cardIds);
 

@@ -449,6 +449,43 @@ public final class CardService implements Revertible {
         });
     }
 
+    /** The cards in these collections (archived or not) leave with them: see {@link #contents()}. */
+    private final class Contents implements io.quarry.collection.CollectionContents {
+        @Override
+        public void beforeDeletion(Collection<Long> collectionIds) {
+            for (Long id : cardIdsIn(collectionIds)) {
+                persisted.dropTableOf(id);
+            }
+        }
+
+        @Override
+        public void deleteIn(SqlSession session, Collection<Long> collectionIds) {
+            CardMapper mapper = session.getMapper(CardMapper.class);
+            for (Collection<Long> chunk : chunks(new LinkedHashSet<>(collectionIds))) {
+                for (Long id : mapper.cardIdsInCollections(chunk)) {
+                    mapper.deleteCard(id);
+                    revisions.deleteHistory(session, Revisions.CARD, id);
+                }
+            }
+        }
+    }
+
+    private List<Long> cardIdsIn(Collection<Long> collectionIds) {
+        List<Long> ids = new ArrayList<>();
+        for (Collection<Long> chunk : chunks(new LinkedHashSet<>(collectionIds))) {
+            ids.addAll(db.with(CardMapper.class, m -> m.cardIdsInCollections(chunk)));
+        }
+        return ids;
+    }
+
+    /**
+     * What a collection deleted for good does to its cards: as the hard delete of each (its persisted table dropped
+     * first, its history with it). {@code report_card.collection_id} would otherwise only be set to null.
+     */
+    public io.quarry.collection.CollectionContents contents() {
+        return new Contents();
+    }
+
     /**
      * {@code POST /api/card/collections}: moves cards to a collection (null = Root). Write rights on the target and
      * on every card's current collection; pinned cards are appended after the target's pins. All or nothing.

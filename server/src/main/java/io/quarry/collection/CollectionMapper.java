@@ -55,6 +55,8 @@ public interface CollectionMapper {
                          @Param("description") String description, @Param("setAuthority") boolean setAuthority,
                          @Param("authorityLevel") String authorityLevel);
 
+    int deleteCollections(@Param("ids") List<Long> ids);
+
     int setLocation(@Param("id") long id, @Param("location") String location);
 
     /** Rewrites the location prefix of every descendant: {@code oldPrefix...} becomes {@code newPrefix...}. */

@@ -11,6 +11,7 @@ import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -156,6 +157,14 @@ public final class CollectionResource {
     @Access(Access.Level.USER)
     public Map<String, Object> update(@PathParam("id") PosInt id, JsonNode json) {
         return collections.update(caller, id.value(), json);
+    }
+
+    /** Deletes a trashed collection and everything in it for good (superusers); the body is {@code 1}. */
+    @DELETE
+    @Path("{id}")
+    @Access(Access.Level.USER)
+    public int delete(@PathParam("id") PosInt id) {
+        return collections.delete(caller, id.value());
     }
 
     private static CollectionItems.Request request(List<String> models, BoolStr archived, String pinnedState, String sortColumn,

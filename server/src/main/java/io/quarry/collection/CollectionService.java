@@ -36,6 +36,7 @@ public final class CollectionService {
     private final CollectionAccess access;
     private final Clock clock;
     private final Trash trash;
+    private final List<CollectionContents> contents = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CollectionService(Db db, CollectionAccess access, Clock clock) {
         this.db = db;
@@ -46,6 +47,11 @@ public final class CollectionService {
 
     public Trash trash() {
         return trash;
+    }
+
+    /** A module whose content a deleted collection takes with it (registered once, at start-up). */
+    public void registerContents(CollectionContents moduleContents) {
+        contents.add(moduleContents);
     }
 
     /** What a caller may read and write in one namespace, Root included. */
@@ -484,6 +490,62 @@ public final class CollectionService {
             }
         });
         return detail(require(id), rights(caller, before.namespace));
+    }
+
+    // --- delete -------------------------------------------------------------------------------------------------------
+
+    /**
+     * {@code DELETE /api/collection/:id}: deletes a trashed collection for good, with everything below it, in one
+     * transaction; answers {@code 1}, the collection's row (as Metabase). As Metabase: superusers only (403), the collection archived (400
+     * {@code Collection must be trashed before deletion.}), of the default namespace, not personal; descendants that were
+     * trashed on their own ({@code archived_directly}) are first moved up to the deleted collection's parent, so they
+     * stay in the Trash. Cards and dashboards below go through their modules ({@link CollectionContents}); an unknown
+     * id is a 404 (Metabase answers the "must be trashed" 400).
+     */
+    public int delete(Caller caller, long id) {
+        CollectionRow c = require(id);
+        Checks.permitted(caller.superuser());
+        if (!c.archived || Trash.isTrash(c)) {
+            throw ApiException.badRequest("Collection must be trashed before deletion.");
+        }
+        if (c.namespace != null) {
+            throw ApiException.badRequest("Collections in non-nil namespaces cannot be deleted.");
+        }
+        if (c.personalOwnerId != null) {
+            throw ApiException.badRequest("Personal collections cannot be deleted.");
+        }
+        Rights rights = rights(caller, null);
+        String prefix = c.childLocation();
+        List<CollectionRow> below = db.with(CollectionMapper.class, m -> m.collectionsUnder(null, prefix, false, null));
+        // the top-most descendants trashed on their own leave with their subtrees; the rest goes
+        List<CollectionRow> leaving = new ArrayList<>();
+        for (CollectionRow d : below) {
+            if (Boolean.TRUE.equals(d.archivedDirectly) && leaving.stream().noneMatch(l -> d.location.startsWith(l.childLocation()))) {
+                leaving.removeIf(l -> l.location.startsWith(d.childLocation()));
+                leaving.add(d);
+            }
+        }
+        List<Long> doomed = new ArrayList<>();
+        doomed.add(id);
+        for (CollectionRow d : below) {
+            if (leaving.stream().noneMatch(l -> l.id.equals(d.id) || d.location.startsWith(l.childLocation()))) {
+                doomed.add(d.id);
+            }
+        }
+        CollectionRow parent = c.parentId() == null ? null : find(c.parentId());
+        contents.forEach(module -> module.beforeDeletion(doomed));
+        return db.tx(session -> {
+            for (CollectionRow l : leaving) {
+                move(session, l, c.location, parent, rights);
+            }
+            contents.forEach(module -> module.deleteIn(session, doomed));
+            CollectionMapper m = session.getMapper(CollectionMapper.class);
+            if (doomed.size() > 1) {
+                m.deleteCollections(doomed.subList(1, doomed.size()));
+            }
+            // Metabase answers the rows its one delete of the collection removed (its hooks remove the descendants)
+            return m.deleteCollections(List.of(id));
+        });
     }
 
     /** Moves a collection and its whole subtree (two set-based updates), fixing rights across personal borders. */

@@ -16,6 +16,8 @@ public interface DashboardMapper {
 
     int deleteDashboard(@Param("id") long id);
 
+    List<Long> dashboardIdsInCollections(@Param("ids") List<Long> collectionIds);
+
     /** The live dashboard shared under this public UUID (idx_dashboard_public_uuid), or null. */
     Long findPublicDashboardId(@Param("uuid") String uuid);
 

@@ -456,6 +456,19 @@ public final class DashboardService implements Revertible {
         });
     }
 
+    /** What a collection deleted for good does to its dashboards: the hard delete of each (tabs, dashcards, subscriptions go with it). */
+    public io.quarry.collection.CollectionContents contents() {
+        return (session, collectionIds) -> {
+            DashboardMapper m = session.getMapper(DashboardMapper.class);
+            List<Long> ids = new ArrayList<>(new HashSet<>(collectionIds));
+            for (int from = 0; from < ids.size(); from += 500) {
+                for (Long id : m.dashboardIdsInCollections(ids.subList(from, Math.min(ids.size(), from + 500)))) {
+                    m.deleteDashboard(id);
+                }
+            }
+        };
+    }
+
     public Map<String, Object> copy(Caller caller, long fromId, JsonNode json) {
         Body body = Body.of(json).storedIn("report_dashboard");
         String name = body.optNonBlank("name");
