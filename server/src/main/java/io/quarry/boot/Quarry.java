@@ -24,11 +24,14 @@ import io.quarry.collection.CollectionAccess;
 import io.quarry.collection.CollectionMapper;
 import io.quarry.collection.CollectionModule;
 import io.quarry.collection.CollectionPermissionMapper;
+import io.quarry.collection.CollectionService;
 import io.quarry.core.AppConfig;
+import io.quarry.core.Caller;
 import io.quarry.core.ConnectionPools;
 import io.quarry.core.Json;
 import io.quarry.dashboard.DashboardMapper;
 import io.quarry.dashboard.DashboardModule;
+import io.quarry.dashboard.SavedContent;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.DriverSettings;
 import io.quarry.driver.Drivers;
@@ -305,7 +308,25 @@ public final class Quarry implements AutoCloseable {
         clusterJobs.addSource(persistenceModule.refreshJobs());
         // after the card upload settings, in the order of GET /api/setting (step 1)
         DriverSettings.register(settings, warehouseModule.drivers());
-        dashboardModule = DashboardModule.create(db, collectionAccess, revisions, settings, parameterValues, clock);
+        // saving a transient dashboard makes its new cards as POST /api/card does, in a generated-dashboards collection
+        CardService savedCards = cards;
+        CollectionService savedCollections = collectionModule.collections();
+        dashboardModule = DashboardModule.create(db, collectionAccess, revisions, settings, parameterValues, clock, new SavedContent() {
+            @Override
+            public long createCard(Caller caller, com.fasterxml.jackson.databind.JsonNode card) {
+                return savedCards.create(card, caller).id;
+            }
+
+            @Override
+            public void deleteCard(Caller caller, long id) {
+                savedCards.delete(id, caller);
+            }
+
+            @Override
+            public long generatedDashboardsCollection(Caller caller) {
+                return savedCollections.generatedDashboardsCollection(caller);
+            }
+        });
         timelines = new TimelineService(db, collectionAccess, clock);
         search = new SearchService(db, collectionAccess, dataPermissions);
         bookmarks = new BookmarkService(db, collectionAccess, clock);

@@ -399,6 +399,29 @@ public final class CollectionService {
         return detail(require(row.id), rights(caller, ns));
     }
 
+    /** The name of the collection saved transient dashboards go to, as Metabase names it. */
+    public static final String GENERATED_DASHBOARDS = "Automatically Generated Dashboards";
+
+    /**
+     * The caller's {@link #GENERATED_DASHBOARDS} collection: the live one of that name under Root (superusers) or under
+     * the caller's personal collection (everyone else), created with the rights of {@code POST /api/collection} when missing.
+     */
+    public long generatedDashboardsCollection(Caller caller) {
+        Long parentId = caller.superuser() ? null : personalCollectionId(caller.id());
+        String location = parentId == null ? "/" : require(parentId).childLocation();
+        for (CollectionRow c : db.with(CollectionMapper.class, m -> m.collectionsUnder(null, location, true, false))) {
+            if (GENERATED_DASHBOARDS.equals(c.name)) {
+                return c.id;
+            }
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode body = io.quarry.core.Json.object();
+        body.put("name", GENERATED_DASHBOARDS);
+        if (parentId != null) {
+            body.put("parent_id", parentId);
+        }
+        return ((Number) create(caller, body).get("id")).longValue();
+    }
+
     // --- update, move, archive -------------------------------------------------------------------------------------
 
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {

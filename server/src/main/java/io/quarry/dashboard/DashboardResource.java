@@ -109,6 +109,22 @@ public final class DashboardResource {
         return dashboards.updateCards(caller(), id.value(), json);
     }
 
+    /** Saves a denormalised (transient) dashboard in the caller's generated-dashboards collection; the stored row. */
+    @POST
+    @Path("save")
+    @Access(Access.Level.USER)
+    public Map<String, Object> save(JsonNode json) {
+        return dashboards.saveTransient(caller(), null, json);
+    }
+
+    /** The same into a collection the caller may write to. */
+    @POST
+    @Path("save/collection/{parent-collection-id}")
+    @Access(Access.Level.USER)
+    public Map<String, Object> saveInto(@PathParam("parent-collection-id") PosInt collectionId, JsonNode json) {
+        return dashboards.saveTransient(caller(), collectionId.value(), json);
+    }
+
     /** {@code {"cards": [...]}}: readable cards on the tables the dashboard's cards query that use the same fields. */
     @GET
     @Path("{id}/related")

@@ -49,9 +49,11 @@ public final class DashboardService implements Revertible {
     private final Revisions revisions;
     private final Settings settings;
     private final Clock clock;
+    private final SavedContent content;
 
-    public DashboardService(Db db, CollectionAccess access, Revisions revisions, Settings settings, Clock clock) {
+    public DashboardService(Db db, CollectionAccess access, Revisions revisions, Settings settings, Clock clock, SavedContent content) {
         this.db = db;
+        this.content = java.util.Objects.requireNonNull(content, "content is null");
         this.placements = db.cache(10_000);
         this.access = access;
         this.revisions = revisions;
@@ -121,6 +123,148 @@ public final class DashboardService implements Revertible {
             }
             return result;
         });
+    }
+
+    // --- saving a transient dashboard --------------------------------------------------------------------------------
+
+    /** Keys of a transient dashboard that are no part of a saved one (Metabase drops them). */
+    private static final Set<String> TRANSIENT_KEYS = Set.of("rule", "related", "transient_name", "transient_filters",
+            "param_fields", "more");
+
+    /**
+     * {@code POST /api/dashboard/save} ({@code collectionId} null: the caller's generated-dashboards collection) and
+     * {@code .../save/collection/:id}: stores a denormalised dashboard — its fields, {@code tabs}, and {@code dashcards}
+     * each with its whole {@code card}. A card with an id is used as it is (it must exist, be readable and live); a card
+     * without a {@code dataset_query} (text, heading) is no card; any other card is created in the target collection as
+     * {@code POST /api/card} creates one. The layout then goes through the update's layout rules. Everything is checked
+     * before anything is stored; cards created before a later failure are deleted again. Answers the stored dashboard
+     * row (not hydrated), as Metabase.
+     */
+    public Map<String, Object> saveTransient(Caller caller, Long collectionId, JsonNode json) {
+        Body body = Body.of(json).storedIn("report_dashboard");
+        String name = body.nonBlank("name");
+        String description = BodyRules.optText(body, "description");
+        List<Map<String, Object>> parameters = BodyRules.optParameters(body, "parameters");
+        JsonNode dashcards = body.get("dashcards", Body.Kind.OBJECTS);
+        if (!dashcards.isNull() && !dashcards.isArray()) {
+            body.addError("dashcards", LayoutInput.UNIQUE, "should be a sequence, received: " + BodyRules.render(dashcards));
+        }
+        // the layout as an update takes it: new (negative) ids, each card's id once known
+        ObjectNode layout = Json.object();
+        ArrayNode cards = layout.putArray("dashcards");
+        List<ObjectNode> newCards = new ArrayList<>();
+        List<ObjectNode> newCardSlots = new ArrayList<>();
+        List<Long> existing = new ArrayList<>();
+        Map<Long, Long> tabIds = new HashMap<>();
+        JsonNode tabs = body.get("tabs", Body.Kind.OBJECTS);
+        if (tabs.isArray()) {
+            ArrayNode out = layout.putArray("tabs");
+            long fresh = -1;
+            for (JsonNode tab : tabs) {
+                ObjectNode copy = tab.isObject() ? ((ObjectNode) tab).deepCopy() : Json.object();
+                if (tab.path("id").canConvertToExactIntegral()) {
+                    tabIds.put(tab.get("id").asLong(), fresh);
+                }
+                copy.put("id", fresh--);
+                out.add(copy);
+            }
+        } else if (!tabs.isNull()) {
+            layout.set("tabs", tabs);
+        }
+        long fresh = -1;
+        if (dashcards.isArray()) {
+            for (JsonNode dc : dashcards) {
+                if (!dc.isObject()) {
+                    cards.add(dc);
+                    continue;
+                }
+                ObjectNode copy = ((ObjectNode) dc).deepCopy();
+                JsonNode card = copy.remove("card");
+                copy.put("id", fresh--);
+                copy.remove("card_id");
+                if (copy.path("dashboard_tab_id").canConvertToExactIntegral()) {
+                    Long tab = tabIds.get(copy.get("dashboard_tab_id").asLong());
+                    if (tab != null) {
+                        copy.put("dashboard_tab_id", tab);
+                    }
+                }
+                if (copy.get("series") instanceof ArrayNode series) {
+                    ArrayNode ids = Json.MAPPER.createArrayNode();
+                    series.forEach(c -> ids.add(Json.object().set("id", c.path("id"))));
+                    copy.set("series", ids);
+                    series.forEach(c -> {
+                        if (c.path("id").canConvertToExactIntegral()) {
+                            existing.add(c.get("id").asLong());
+                        }
+                    });
+                }
+                if (card != null && card.isObject() && card.path("id").canConvertToExactIntegral() && card.get("id").asLong() > 0) {
+                    copy.put("card_id", card.get("id").asLong());
+                    existing.add(card.get("id").asLong());
+                } else if (card != null && card.isObject() && card.hasNonNull("dataset_query")) {
+                    ObjectNode newCard = ((ObjectNode) card).deepCopy();
+                    newCard.remove("id");
+                    TRANSIENT_KEYS.forEach(newCard::remove);
+                    newCard.remove("dashboard_id");
+                    newCard.remove("dashboard_tab_id");
+                    newCards.add(newCard);
+                    newCardSlots.add(copy);
+                }
+                cards.add(copy);
+            }
+        }
+        body.throwIfInvalid();
+        // the layout's own rules, before anything is stored (new cards' ids are not known yet and not needed here)
+        Body layoutCheck = Body.of(layout);
+        LayoutInput.dashcards(layoutCheck);
+        LayoutInput.tabs(layoutCheck);
+        layoutCheck.throwIfInvalid();
+        long target;
+        if (collectionId != null) {
+            db.run(session -> Checks.found(session.getMapper(DashboardMapper.class).findCollection(collectionId)));
+            Checks.permitted(access.canWrite(caller, collectionId));
+            target = collectionId;
+        } else {
+            target = content.generatedDashboardsCollection(caller);
+        }
+        db.run(session -> checkCards(session.getMapper(DashboardMapper.class), access.visible(caller), null, existing));
+        List<Long> created = new ArrayList<>();
+        try {
+            for (int i = 0; i < newCards.size(); i++) {
+                ObjectNode card = newCards.get(i);
+                card.put("collection_id", target);
+                card.remove("collection_position");
+                long id = content.createCard(caller, card);
+                created.add(id);
+                newCardSlots.get(i).put("card_id", id);
+            }
+            long userId = caller.id();
+            return db.tx(session -> {
+                DashboardMapper m = session.getMapper(DashboardMapper.class);
+                Dashboard d = new Dashboard();
+                d.entityId = EntityIds.next();
+                d.name = name;
+                d.description = description;
+                d.creatorId = userId;
+                d.parameters = Json.write(parameters == null ? List.of() : parameters);
+                d.collectionId = target;
+                d.createdAt = now();
+                d.updatedAt = d.createdAt;
+                m.insertDashboard(d);
+                update(session, caller, d.id, layout, false);
+                record(session, d.id, userId, true);
+                return DashboardViews.dashboard(m.findDashboard(d.id));
+            });
+        } catch (RuntimeException e) {
+            for (Long id : created) {
+                try {
+                    content.deleteCard(caller, id);
+                } catch (RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
+        }
     }
 
     // --- update -------------------------------------------------------------------------------------------------------

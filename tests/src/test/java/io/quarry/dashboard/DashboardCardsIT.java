@@ -206,6 +206,91 @@ class DashboardCardsIT {
         anonymous.get(401, "dashboard/" + id + "/related");
     }
 
+    private static Map<String, Object> transientDashboard(String name, Object... dashcards) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (name != null) {
+            body.put("name", name);
+        }
+        body.put("description", "From an x-ray");
+        body.put("transient_name", "ignored");
+        body.put("related", Map.of("zoom-in", List.of()));
+        body.put("tabs", List.of(Map.of("id", 7, "name", "Overview")));
+        body.put("dashcards", List.of(dashcards));
+        return body;
+    }
+
+    private static Map<String, Object> transientDashcard(int id, Map<String, Object> card) {
+        Map<String, Object> dc = dashcard(id, null, 7L);
+        dc.remove("card_id");
+        dc.put("card", card);
+        return dc;
+    }
+
+    private static Map<String, Object> newCard(String name) {
+        Map<String, Object> card = new LinkedHashMap<>();
+        card.put("name", name);
+        card.put("display", "scalar");
+        card.put("visualization_settings", Map.of());
+        card.put("dataset_query", Map.of("database", dbId, "type", "native", "native", Map.of("query", "SELECT COUNT(*) FROM ORDERS")));
+        return card;
+    }
+
+    @Test
+    void savingATransientDashboard() {
+        long existing = DashboardIT.card(admin, dbId, "Existing for save", null);
+        long target = ContentSql.collection(server, "Saved x-rays");
+        Map<String, Object> text = transientDashcard(3, Map.of("name", "Text", "visualization_settings", Map.of()));
+        text.put("visualization_settings", Map.of("text", "Hello"));
+        Map<String, Object> body = transientDashboard("Saved x-ray", transientDashcard(1, Map.of("id", existing, "name", "Existing for save")),
+                transientDashcard(2, newCard("Orders counted")), text);
+        long dashboards = AppDbSql.count(server, "SELECT COUNT(*) FROM report_dashboard");
+        long cards = AppDbSql.count(server, "SELECT COUNT(*) FROM report_card");
+
+        assertEquals(FORBIDDEN, user.post(403, "dashboard/save/collection/" + target, body).body());
+        user.post(404, "dashboard/save/collection/999999", body);
+        user.post(400, "dashboard/save/collection/x", body);
+        JsonNode noName = user.post(400, "dashboard/save/collection/" + target, transientDashboard(null)).json();
+        assertTrue(noName.get("errors").has("name"), noName.toString());
+        Map<String, Object> badCard = newCard("No display");
+        badCard.remove("display");
+        ContentSql.grant(server, target, "write");
+        JsonNode bad = user.post(400, "dashboard/save/collection/" + target,
+                transientDashboard("Half", transientDashcard(1, newCard("Made first")), transientDashcard(2, badCard))).json();
+        assertTrue(bad.get("errors").has("display"), bad.toString());
+        user.post(404, "dashboard/save/collection/" + target, transientDashboard("Unknown", transientDashcard(1, Map.of("id", 999999))));
+        long secret = DashboardIT.card(admin, dbId, "Secret for save", ContentSql.collection(server, "Save secrets"));
+        user.post(403, "dashboard/save/collection/" + target, transientDashboard("Secret", transientDashcard(1, Map.of("id", secret))));
+        assertEquals(400, user.call("POST", "dashboard/save/collection/" + target, null).status());
+        assertEquals(dashboards, AppDbSql.count(server, "SELECT COUNT(*) FROM report_dashboard"), "nothing stored");
+        assertEquals(cards + 1, AppDbSql.count(server, "SELECT COUNT(*) FROM report_card"), "only the secret card was added");
+
+        JsonNode saved = user.post(200, "dashboard/save/collection/" + target, body).json();
+        assertEquals("Saved x-ray", saved.get("name").asText());
+        assertEquals(target, saved.get("collection_id").asLong());
+        assertTrue(!saved.has("dashcards") && !saved.has("rule") && !saved.has("transient_name"), "the stored row: " + saved);
+        JsonNode full = admin.get(200, "dashboard/" + saved.get("id").asLong()).json();
+        assertEquals(List.of("Overview"), names(full.get("tabs")));
+        JsonNode dashcards = full.get("dashcards");
+        assertEquals(3, dashcards.size());
+        assertEquals(existing, dashcards.get(0).get("card_id").asLong());
+        assertEquals("Orders counted", dashcards.get(1).get("card").get("name").asText());
+        assertEquals(target, dashcards.get(1).get("card").get("collection_id").asLong(), "a new card lands in the target collection");
+        assertTrue(dashcards.get(2).get("card_id").isNull());
+        assertEquals("Hello", dashcards.get(2).get("visualization_settings").get("text").asText());
+        long tab = full.get("tabs").get(0).get("id").asLong();
+        dashcards.forEach(dc -> assertEquals(tab, dc.get("dashboard_tab_id").asLong()));
+
+        // /save: a generated-dashboards collection under Root for superusers, made once
+        JsonNode first = admin.post(200, "dashboard/save", transientDashboard("Generated one", transientDashcard(1, newCard("Generated card")))).json();
+        JsonNode second = admin.post(200, "dashboard/save", transientDashboard("Generated two")).json();
+        long generated = first.get("collection_id").asLong();
+        assertEquals(generated, second.get("collection_id").asLong());
+        JsonNode collection = admin.get(200, "collection/" + generated).json();
+        assertEquals("Automatically Generated Dashboards", collection.get("name").asText());
+        assertEquals("/", collection.get("location").asText());
+        anonymous.post(401, "dashboard/save", body);
+    }
+
     private static List<String> names(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.get("name").asText()));
