@@ -176,6 +176,10 @@ class CardDashboardsIT {
         assertEquals("[\"Gizmo\"]", user.get(200, base + "p-cat/remapping", "value", "Gizmo").body());
         assertEquals("[\"Nothing\"]", user.get(200, base + "p-cat/remapping", "value", "Nothing").body());
         assertEquals("[\"S\"]", user.get(200, base + "p-card/remapping", "value", "S").body());
+        // a field whose values people remapped answers the display name
+        assertEquals("[[\"Gizmo\"],[\"Widget\"]]", admin.get(200, "field/" + category + "/values").json().get("values").toString());
+        t.execute("UPDATE metabase_fieldvalues SET human_readable_values = ? WHERE field_id = ?", "[\"Gizmo gadget\",\"Widget thing\"]", category);
+        assertEquals("[\"Widget\",\"Widget thing\"]", user.get(200, base + "p-cat/remapping", "value", "Widget").body());
         // percent-decoded once more, as Metabase does
         assertEquals("[\"S\",\"Small\"]", user.get(200, base + "p-size/remapping", "value", "%53").body());
 
