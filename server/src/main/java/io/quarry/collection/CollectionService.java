@@ -563,8 +563,8 @@ public final class CollectionService {
             }
             contents.forEach(module -> module.deleteIn(session, doomed));
             CollectionMapper m = session.getMapper(CollectionMapper.class);
-            if (doomed.size() > 1) {
-                m.deleteCollections(doomed.subList(1, doomed.size()));
+            for (int from = 1; from < doomed.size(); from += 1000) {
+                m.deleteCollections(doomed.subList(from, Math.min(doomed.size(), from + 1000)));
             }
             // Metabase answers the rows its one delete of the collection removed (its hooks remove the descendants)
             return m.deleteCollections(List.of(id));

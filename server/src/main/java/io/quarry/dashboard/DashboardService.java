@@ -223,11 +223,10 @@ public final class DashboardService implements Revertible {
         if (collectionId != null) {
             db.run(session -> Checks.found(session.getMapper(DashboardMapper.class).findCollection(collectionId)));
             Checks.permitted(access.canWrite(caller, collectionId));
-            target = collectionId;
-        } else {
-            target = content.generatedDashboardsCollection(caller);
         }
         db.run(session -> checkCards(session.getMapper(DashboardMapper.class), access.visible(caller), null, existing));
+        // made when missing, so only once everything that can be checked before storing passed
+        target = collectionId != null ? collectionId : content.generatedDashboardsCollection(caller);
         List<Long> created = new ArrayList<>();
         try {
             for (int i = 0; i < newCards.size(); i++) {
