@@ -34,10 +34,10 @@ import java.util.Objects;
  * stream is offered, so {@code GET} answers 405. The caller is the signed-in user (session cookie or
  * {@code X-Metabase-Session}) or an API key's; anonymous requests get 401 with a {@code WWW-Authenticate} challenge.
  * Requests with an {@code Origin} that is not this site's are refused (DNS rebinding), and cookie-authenticated ones
- * from another site are refused before they get here by the CSRF filter.
+ * from another site are refused before they get here by the CSRF filter. The methods are {@code PUBLIC} to the access
+ * check only so that this resource answers anonymous callers itself, in the JSON-RPC shape MCP clients read.
  */
 @Path("metabase-mcp")
-@Access(Access.Level.PUBLIC)
 public class McpResource {
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String VERSION_HEADER = "MCP-Protocol-Version";
@@ -68,6 +68,7 @@ public class McpResource {
 
     /** One or a batch of JSON-RPC messages. */
     @POST
+    @Access(Access.Level.PUBLIC)
     @Consumes(MediaType.WILDCARD)
     public Response post(byte[] body, @Context HttpHeaders headers, @Context ContainerRequestContext request) {
         Response refused = refused(request);
@@ -128,6 +129,7 @@ public class McpResource {
 
     /** No server-sent event stream is offered. */
     @GET
+    @Access(Access.Level.PUBLIC)
     public Response get(@Context ContainerRequestContext request) {
         Response refused = refused(request);
         if (refused != null) {
@@ -138,6 +140,7 @@ public class McpResource {
 
     /** Ends the session named by {@code Mcp-Session-Id}. */
     @DELETE
+    @Access(Access.Level.PUBLIC)
     public Response delete(@Context HttpHeaders headers, @Context ContainerRequestContext request) {
         Response refused = refused(request);
         if (refused != null) {

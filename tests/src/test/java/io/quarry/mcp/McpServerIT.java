@@ -187,7 +187,7 @@ class McpServerIT {
 
             // paging: 200 rows a page, a continuation token for the next
             Map<String, Object> people = Map.of("database", db, "type", "query", "query",
-                    Map.of("source-table", peopleTable, "order-by", List.of(List.of("asc", List.of("field",
+                    Map.of("source-table", peopleTable, "order-by", List.of(List.of("asc", java.util.Arrays.asList("field",
                             idField(peopleTable), null)))));
             JsonNode first = ok(call(client, "query", Map.of("query", people)));
             assertEquals(200, first.get("row_count").asInt());
@@ -225,7 +225,7 @@ class McpServerIT {
             // an inline chart: a PNG image and the result's shape
             Map<String, Object> byCategory = Map.of("database", db, "type", "query", "query", Map.of("source-table",
                     tableId("PRODUCTS"), "aggregation", List.of(List.of("count")), "breakout",
-                    List.of(List.of("field", fieldId(tableId("PRODUCTS"), "CATEGORY"), null))));
+                    List.of(java.util.Arrays.asList("field", fieldId(tableId("PRODUCTS"), "CATEGORY"), null))));
             McpSchema.CallToolResult chart = call(client, "visualize_query", Map.of("query",
                     ok(call(client, "construct_query", Map.of("query", byCategory))).get("query").asText(), "display", "bar"));
             McpSchema.ImageContent image = (McpSchema.ImageContent) chart.content().get(0);
