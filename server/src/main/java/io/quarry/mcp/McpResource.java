@@ -71,10 +71,11 @@ public class McpResource {
     @Access(Access.Level.PUBLIC)
     @Consumes(MediaType.WILDCARD)
     public Response post(byte[] body, @Context HttpHeaders headers, @Context ContainerRequestContext request) {
-        Response refused = refused(request);
+        Response refused = closed(request);
         if (refused != null) {
             return refused;
         }
+        // what is not JSON-RPC at all is a 400 whoever sends it; a well-formed message from nobody is a 401
         String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
         if (text.isBlank()) {
             return rpcError(400, null, PARSE_ERROR, "Parse error: empty body");
@@ -87,17 +88,28 @@ public class McpResource {
         }
         List<JsonNode> messages = new ArrayList<>();
         if (message.isArray()) {
-            if (message.isEmpty()) {
-                return rpcError(400, null, INVALID_REQUEST, "Invalid request: empty batch");
-            }
             message.forEach(messages::add);
+        } else {
+            messages.add(message);
+        }
+        if (message.isArray() && message.isEmpty()) {
+            return rpcError(400, null, INVALID_REQUEST, "Invalid request: empty batch");
+        }
+        for (JsonNode m : messages) {
+            if (!m.isObject()) {
+                return rpcError(400, null, INVALID_REQUEST, "Invalid Request: a message must be a JSON-RPC object");
+            }
+        }
+        refused = anonymous();
+        if (refused != null) {
+            return refused;
+        }
+        if (message.isArray()) {
             for (JsonNode m : messages) {
                 if ("initialize".equals(m.path("method").asText())) {
                     return rpcError(400, null, INVALID_REQUEST, "initialize must not be batched");
                 }
             }
-        } else {
-            messages.add(message);
         }
         if (messages.size() == 1 && "initialize".equals(message.path("method").asText()) && message.isObject()) {
             return initialize(message);
@@ -161,6 +173,12 @@ public class McpResource {
      * nobody signed in (401 with the challenge MCP clients read).
      */
     private Response refused(ContainerRequestContext request) {
+        Response closed = closed(request);
+        return closed != null ? closed : anonymous();
+    }
+
+    /** The server is off (404) or the {@code Origin} is another site's (403); null when neither. */
+    private Response closed(ContainerRequestContext request) {
         if (!mcpSettings.enabled()) {
             return rpcError(404, null, INVALID_REQUEST, "The MCP server is turned off (mcp-enabled?).");
         }
@@ -168,6 +186,11 @@ public class McpResource {
         if (origin != null && !ownOrigin(request, origin)) {
             return rpcError(403, null, INVALID_REQUEST, "Origin not allowed");
         }
+        return null;
+    }
+
+    /** Nobody signed in: 401 with the challenge MCP clients read. */
+    private Response anonymous() {
         if (!caller.authenticated()) {
             return json(401, rpc(null, null, errorObject(INTERNAL_ERROR, "Authentication required")))
                     .header("WWW-Authenticate", "Bearer realm=\"mcp\"").build();
