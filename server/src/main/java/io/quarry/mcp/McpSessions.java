@@ -5,6 +5,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,8 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class McpSessions {
     static final Duration IDLE = Duration.ofHours(1);
-    /** More open sessions than this and the oldest idle ones are not waited for: expired ones are dropped first. */
+    /** Past this many open sessions, opening one first drops the expired ones. */
     private static final int PURGE_ABOVE = 1000;
+    /** A user's open sessions at most: opening one more closes their least recently used. */
+    static final int PER_USER = 50;
 
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Session> open = new ConcurrentHashMap<>();
@@ -46,6 +50,11 @@ public final class McpSessions {
         Instant now = clock.instant();
         if (open.size() > PURGE_ABOVE) {
             open.values().removeIf(s -> expired(s, now));
+        }
+        List<Session> own = open.values().stream().filter(s -> s.userId == userId)
+                .sorted(Comparator.comparing(s -> s.lastUsed)).toList();
+        for (int i = 0; i <= own.size() - PER_USER; i++) {
+            open.remove(own.get(i).id, own.get(i));
         }
         byte[] bytes = new byte[24];
         random.nextBytes(bytes);
