@@ -136,7 +136,16 @@ public class McpResource {
         if (answers.isEmpty()) {
             return Response.accepted().build();
         }
-        return json(200, message.isArray() ? answers : answers.get(0)).header(SESSION_HEADER, session.id).build();
+        Object reply = message.isArray() ? answers : answers.get(0);
+        if (eventStreamOnly(headers.getHeaderString(HttpHeaders.ACCEPT))) {
+            // a client that takes only event streams gets the answers as one, ended once they are sent
+            StringBuilder events = new StringBuilder();
+            for (Object answer : answers) {
+                events.append("event: message\ndata: ").append(Json.write(answer)).append("\n\n");
+            }
+            return Response.ok(events.toString(), "text/event-stream").header(SESSION_HEADER, session.id).build();
+        }
+        return json(200, reply).header(SESSION_HEADER, session.id).build();
     }
 
     /** No server-sent event stream is offered. */
@@ -196,6 +205,16 @@ public class McpResource {
                     .header("WWW-Authenticate", "Bearer realm=\"mcp\"").build();
         }
         return null;
+    }
+
+    /** An {@code Accept} naming event streams and neither JSON nor any type. */
+    static boolean eventStreamOnly(String accept) {
+        if (accept == null) {
+            return false;
+        }
+        String a = accept.toLowerCase(java.util.Locale.ROOT);
+        return a.contains("text/event-stream") && !a.contains("application/json") && !a.contains("*/*")
+                && !a.contains("application/*");
     }
 
     private boolean ownOrigin(ContainerRequestContext request, String origin) {

@@ -337,6 +337,11 @@ class McpServerIT {
                 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}");
         assertEquals(404, stolen.status());
 
+        Api.Res events = inSession.withHeader("Accept", "text/event-stream").call("POST", "metabase-mcp",
+                "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\"}");
+        assertTrue(events.header("Content-Type").startsWith("text/event-stream"), events.header("Content-Type"));
+        assertTrue(events.body().startsWith("event: message\ndata: {"), events.body());
+        assertEquals(10, Json.read(events.body().substring(events.body().indexOf('{')).strip()).get("id").asInt());
         assertEquals(405, inSession.call("GET", "metabase-mcp", null).status(), "no event stream is offered");
         assertEquals(200, admin.withHeader("Mcp-Session-Id", session).call("POST", "mcp",
                 "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}").status(), "the older path answers too");
