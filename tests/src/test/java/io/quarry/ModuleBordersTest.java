@@ -79,6 +79,8 @@ class ModuleBordersTest {
             Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
                     "web")),
             Map.entry("assistant", Set.of("appdb", "card", "core", "driver", "permission", "qp", "setting", "warehouse", "web")),
+            Map.entry("mcp", Set.of("card", "collection", "core", "dashboard", "permission", "qp", "render", "search", "setting",
+                    "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

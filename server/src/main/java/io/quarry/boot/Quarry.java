@@ -6,6 +6,7 @@ import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.Db;
 import io.quarry.assistant.AssistantService;
 import io.quarry.assistant.FeedbackMapper;
+import io.quarry.mcp.McpModule;
 import io.quarry.auth.ApiKeyMapper;
 import io.quarry.auth.ApiKeyService;
 import io.quarry.auth.AuthModule;
@@ -186,6 +187,8 @@ public final class Quarry implements AutoCloseable {
     final UnsubscribeService unsubscribes;
     // 12. the assistant
     final AssistantService assistant;
+    // 13. the MCP server
+    final McpModule mcpModule;
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
     public final PersistenceService persistence;
@@ -365,6 +368,12 @@ public final class Quarry implements AutoCloseable {
         //     caller's rights (its language-model settings are registered here).
         assistant = new AssistantService(db, settings, config.encryptionSecretKey, databaseService, metadataModule.metadata(),
                 dataPermissions, queryModule.queryProcessor(), queryRunner, cards, clock);
+
+        // 13. The MCP server: its tools run as the caller through the services above (search, table metadata, the
+        //     runner, cards, dashboards, collections, the chart renderer); its settings are registered here.
+        mcpModule = McpModule.create(clock, settings, search, metadataModule.metadata(), metadataModule.tableQueryMetadata(),
+                dataPermissions, queryModule.queryProcessor(), queryRunner, cards, dashboardModule.dashboards(),
+                collectionModule.collections(), renderModule.renderer());
 
         users = userModule.users();
         sessions = authModule.sessions();

@@ -95,6 +95,8 @@ public final class Resources {
             io.quarry.assistant.AssistantResource.class,
             io.quarry.assistant.AssistantResource.Metabot.class,
             io.quarry.assistant.LlmResource.class,
+            io.quarry.mcp.McpResource.class,
+            io.quarry.mcp.McpResource.Alias.class,
             io.quarry.embed.PreviewEmbedResource.class,
             io.quarry.embed.PreviewEmbedResource.Hyphen.class);
 

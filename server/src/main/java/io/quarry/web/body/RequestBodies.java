@@ -61,6 +61,12 @@ public final class RequestBodies implements ContainerRequestFilter {
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
             .build());
 
+    /**
+     * Endpoints that read their body themselves, as bytes: the MCP server answers a malformed or empty JSON-RPC body
+     * with JSON-RPC's own errors (-32700), not the API's 400. Only the size limit applies to them.
+     */
+    private static final Set<String> RAW_BODY_PATHS = Set.of("metabase-mcp", "mcp");
+
     private final long maxBytes;
 
     @Inject
@@ -77,6 +83,15 @@ public final class RequestBodies implements ContainerRequestFilter {
         int length = request.getLength();
         if (length > maxBytes) {
             tooLarge(request);
+            return;
+        }
+        if (BODY_METHODS.contains(request.getMethod()) && RAW_BODY_PATHS.contains(trimSlashes(request.getUriInfo().getPath()))) {
+            try {
+                byte[] bytes = new LimitedInputStream(request.getEntityStream(), maxBytes).readAllBytes();
+                request.setEntityStream(new ByteArrayInputStream(bytes));
+            } catch (LimitedInputStream.TooLarge e) {
+                tooLarge(request);
+            }
             return;
         }
         // A declared length answers whether there is a body; only a body of unknown length (chunked) is peeked at,
@@ -144,6 +159,18 @@ public final class RequestBodies implements ContainerRequestFilter {
         // Keep the form itself for the endpoints that take @FormParam (the export endpoints).
         request.setProperty(TREE, fields);
         request.setEntityStream(new ByteArrayInputStream(bytes));
+    }
+
+    private static String trimSlashes(String path) {
+        int from = 0;
+        int to = path.length();
+        while (from < to && path.charAt(from) == '/') {
+            from++;
+        }
+        while (to > from && path.charAt(to - 1) == '/') {
+            to--;
+        }
+        return path.substring(from, to);
     }
 
     private static String decode(String raw, String charset) {
