@@ -221,6 +221,7 @@ class EveryResourceMethodIT {
                     ? List.of("5", new java.math.BigInteger(HUGE), 1.5, true, 0, -3)
                     : List.of("5", new java.math.BigInteger(HUGE), 1.5, true, 0, -3, 2147483648L);
             case STRING -> List.of(42, true, List.of("x"), Map.of("a", 1));
+            case POS_INTS -> List.of("x", 7, List.of("x"), List.of(0), List.of(1.5), Map.of());
             case MAP -> List.of("x", List.of(1), 7);
             case OBJECTS -> List.of("x", 7, List.of(7));
         };
