@@ -76,6 +76,7 @@ public final class Resources {
             io.quarry.bookmark.BookmarkResource.class,
             io.quarry.card.CardParamsResource.class,
             io.quarry.card.CardSeriesResource.class,
+            io.quarry.card.CardTableResource.class,
             io.quarry.card.CardUploadResource.class,
             io.quarry.card.CardUploadResource.Upload.class,
             io.quarry.segment.SegmentResource.class,
