@@ -79,6 +79,7 @@ public final class Resources {
             io.quarry.card.CardTableResource.class,
             io.quarry.card.CardUploadResource.class,
             io.quarry.card.CardUploadResource.Upload.class,
+            io.quarry.card.TableUploadResource.class,
             io.quarry.segment.SegmentResource.class,
             io.quarry.snippet.SnippetResource.class,
             io.quarry.collection.CollectionResource.class,
