@@ -20,8 +20,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code /api/table/card__:id/...}: a saved question or model as the virtual table queries built on it read
@@ -63,7 +65,7 @@ public final class CardTableResource {
         boolean model = "model".equals(card.cardType);
         List<Map<String, Object>> columns = new ArrayList<>();
         for (Map<String, Object> column : columns(card.resultMetadata)) {
-            Map<String, Object> c = new java.util.LinkedHashMap<>(column);
+            Map<String, Object> c = new LinkedHashMap<>(column);
             Object semantic = c.get("semantic_type");
             boolean key = "type/PK".equals(semantic) || "type/FK".equals(semantic);
             if (key && !model && !(c.get("id") instanceof Number)) {
@@ -106,7 +108,7 @@ public final class CardTableResource {
         }
         try {
             List<Map<String, Object>> columns = Json.MAPPER.readValue(resultMetadata, COLUMNS);
-            return columns == null ? List.of() : columns.stream().filter(java.util.Objects::nonNull).toList();
+            return columns == null ? List.of() : columns.stream().filter(Objects::nonNull).toList();
         } catch (IOException e) {
             return List.of();
         }

@@ -13,6 +13,7 @@ import io.quarry.setting.Settings;
 import io.quarry.sync.SchemaSync;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.Field;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
 import io.quarry.web.error.ApiException;
@@ -212,9 +213,9 @@ public final class CardUploads {
             } catch (IllegalArgumentException e) {
                 throw ApiException.badRequest(e.getMessage());
             }
-            List<io.quarry.warehouse.Field> fields = metadata.fieldsByTable(List.of(table.id)).get(table.id).stream()
+            List<Field> fields = metadata.fieldsByTable(List.of(table.id)).get(table.id).stream()
                     .filter(f -> f.active && f.parentId == null && !f.name.equalsIgnoreCase("_mb_row_id")).toList();
-            Map<String, io.quarry.warehouse.Field> byName = new LinkedHashMap<>();
+            Map<String, Field> byName = new LinkedHashMap<>();
             fields.forEach(f -> byName.put(normalize(f.name), f));
             List<String> missing = byName.keySet().stream().filter(n -> !csv.columns().contains(n)).toList();
             List<String> extra = csv.columns().stream().filter(n -> !byName.containsKey(n)).toList();
@@ -231,7 +232,7 @@ public final class CardUploads {
             List<String> targetColumns = new ArrayList<>();
             List<CsvColumnType> targetTypes = new ArrayList<>();
             for (int c = 0; c < csv.columns().size(); c++) {
-                io.quarry.warehouse.Field field = byName.get(csv.columns().get(c));
+                Field field = byName.get(csv.columns().get(c));
                 CsvColumnType type = typeOf(field.baseType);
                 if (!csv.blankColumns().contains(c) && csv.types().get(c).widen(type) != type) {
                     throw new ApiException(422, "The CSV column \"" + csv.columns().get(c) + "\" has values that are not of the table's column type ("

@@ -7,6 +7,7 @@ import io.quarry.web.param.BoolStr;
 import io.quarry.web.param.PosInt;
 import io.quarry.web.security.Access;
 import io.quarry.core.Caller;
+import io.quarry.core.Json;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -17,11 +18,16 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /** {@code /api/table}: the tables sync found, as clients browse them, and what people edit on them. */
 @Path("table")
@@ -156,24 +162,24 @@ public final class TableMetadataResource {
     public Map<String, Object> related(@PathParam("id") PosInt id) {
         Table table = metadata.requireTable(id.value());
         dataPermissions.requireRead(caller, table.dbId);
-        java.util.Set<Long> linkingTo = new java.util.LinkedHashSet<>();
+        Set<Long> linkingTo = new LinkedHashSet<>();
         List<Field> own = metadata.fieldsByTable(List.of(table.id)).get(table.id);
         List<Long> targets = own.stream().filter(f -> f.active && MetadataService.isFk(f) && f.fkTargetFieldId != null)
                 .map(f -> f.fkTargetFieldId).toList();
         metadata.fieldsByIds(targets).forEach(f -> linkingTo.add(f.tableId));
-        java.util.Set<Long> linkedFrom = new java.util.LinkedHashSet<>();
+        Set<Long> linkedFrom = new LinkedHashSet<>();
         metadata.fieldsReferencing(table.id).forEach(f -> linkedFrom.add(f.tableId));
         linkingTo.remove(table.id);
         linkedFrom.remove(table.id);
-        java.util.Set<Long> readable = dataPermissions.readableDatabases(caller);
-        java.util.function.Predicate<Table> shown = t -> t.active && t.visibilityType == null
+        Set<Long> readable = dataPermissions.readableDatabases(caller);
+        Predicate<Table> shown = t -> t.active && t.visibilityType == null
                 && (readable == null || readable.contains(t.dbId));
         List<Map<String, Object>> sameSchema = new ArrayList<>();
         for (Table other : metadata.tables(table.dbId, true)) {
             if (sameSchema.size() == 5) {
                 break;
             }
-            if (!other.id.equals(table.id) && java.util.Objects.equals(other.schemaName, table.schemaName)
+            if (!other.id.equals(table.id) && Objects.equals(other.schemaName, table.schemaName)
                     && !linkingTo.contains(other.id) && !linkedFrom.contains(other.id) && shown.test(other)) {
                 sameSchema.add(MetadataViews.table(other, true));
             }
@@ -187,7 +193,7 @@ public final class TableMetadataResource {
         return result;
     }
 
-    private List<Map<String, Object>> tableViews(java.util.Collection<Long> ids, java.util.function.Predicate<Table> shown) {
+    private List<Map<String, Object>> tableViews(Collection<Long> ids, Predicate<Table> shown) {
         return metadata.tablesByIds(ids).stream().filter(shown)
                 .sorted(Comparator.comparing((Table t) -> t.displayName == null ? t.name : t.displayName).thenComparing(t -> t.id))
                 .map(t -> MetadataViews.table(t, true)).toList();
@@ -206,7 +212,7 @@ public final class TableMetadataResource {
         Checks.permitted(caller.superuser());
         JsonNode wrapped = json;
         if (json != null && json.isArray()) {
-            wrapped = io.quarry.core.Json.object().set("field_order", json);
+            wrapped = Json.object().set("field_order", json);
         }
         Body body = Body.of(wrapped);
         List<Long> order = body.posInts("field_order");
