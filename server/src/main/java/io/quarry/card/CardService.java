@@ -191,6 +191,15 @@ public final class CardService implements Revertible {
         return card;
     }
 
+    /** The name of a collection, or null for the root (or a collection that no longer exists). */
+    public String collectionName(Long collectionId) {
+        if (collectionId == null) {
+            return null;
+        }
+        CollectionRef collection = db.with(CardMapper.class, m -> m.findCollection(collectionId));
+        return collection == null ? null : collection.name;
+    }
+
     /** 404 for a missing card, 403 unless the caller may read its collection. */
     public Card requireReadable(long id, Caller caller) {
         Card card = require(id);

@@ -77,11 +77,11 @@ public final class CardUploadResource {
         }
     }
 
-    private static ApiException noFile() {
+    static ApiException noFile() {
         return ApiException.badRequest("You must provide a CSV file in the \"file\" field.");
     }
 
-    private static ApiException tooLarge(long max) {
+    static ApiException tooLarge(long max) {
         String size = max % (1024 * 1024) == 0 ? max / (1024 * 1024) + " MB" : max + " bytes";
         return new ApiException(413, "The CSV file is too large (at most " + size + ").");
     }

@@ -13,6 +13,7 @@ import io.quarry.setting.Settings;
 import io.quarry.sync.SchemaSync;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.Field;
 import io.quarry.warehouse.MetadataService;
 import io.quarry.warehouse.Table;
 import io.quarry.web.error.ApiException;
@@ -160,6 +161,7 @@ public final class CardUploads {
                     .filter(t -> t.name.equalsIgnoreCase(tableName)
                             && (wantedSchema == null || wantedSchema.equalsIgnoreCase(t.schemaName)))
                     .findFirst().orElseThrow(() -> new IllegalStateException("The new table was not found by sync"));
+            metadata.markUploaded(table.id);
             Map<String, Object> query = new LinkedHashMap<>();
             query.put("database", database.id);
             query.put("type", "query");
@@ -191,6 +193,121 @@ public final class CardUploads {
         }
     }
 
+    /**
+     * Appends the CSV's rows to a table an upload made, or with {@code replace} replaces its rows by them, in one
+     * transaction on the warehouse (all the rows or none). Metabase's checks and statuses, each error a JSON
+     * {@code {"message"}}: the table (404), uploads on (422), the caller's rights as for an upload (403), the table made
+     * by an upload (422), then the file: every column of the table present (order and case do not matter, 422 naming
+     * the missing ones; columns the table lacks are refused too, Quarry adds none) and every value of the column's type
+     * (422). Checked before the form is read: {@link #requireMayUpdate}.
+     */
+    public void update(Caller caller, long tableId, Path file, boolean replace) {
+        try {
+            Table table = requireMayUpdate(caller, tableId);
+            Database database = databases.require(table.dbId);
+            Shape csv;
+            try (Reader in = reader(file)) {
+                csv = shape(new Csv(in));
+            } catch (IOException e) {
+                throw ApiException.badRequest("The upload could not be read.");
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest(e.getMessage());
+            }
+            List<Field> fields = metadata.fieldsByTable(List.of(table.id)).get(table.id).stream()
+                    .filter(f -> f.active && f.parentId == null && !f.name.equalsIgnoreCase("_mb_row_id")).toList();
+            Map<String, Field> byName = new LinkedHashMap<>();
+            fields.forEach(f -> byName.put(normalize(f.name), f));
+            List<String> missing = byName.keySet().stream().filter(n -> !csv.columns().contains(n)).toList();
+            List<String> extra = csv.columns().stream().filter(n -> !byName.containsKey(n)).toList();
+            if (!missing.isEmpty() || !extra.isEmpty()) {
+                List<String> parts = new ArrayList<>();
+                if (!extra.isEmpty()) {
+                    parts.add("The CSV file contains extra columns that are not in the table:\n- " + String.join("\n- ", extra));
+                }
+                if (!missing.isEmpty()) {
+                    parts.add("The CSV file is missing columns that are in the table:\n- " + String.join("\n- ", missing));
+                }
+                throw new ApiException(422, String.join("\n\n", parts));
+            }
+            List<String> targetColumns = new ArrayList<>();
+            List<CsvColumnType> targetTypes = new ArrayList<>();
+            for (int c = 0; c < csv.columns().size(); c++) {
+                Field field = byName.get(csv.columns().get(c));
+                CsvColumnType type = typeOf(field.baseType);
+                if (!csv.blankColumns().contains(c) && csv.types().get(c).widen(type) != type) {
+                    throw new ApiException(422, "The CSV column \"" + csv.columns().get(c) + "\" has values that are not of the table's column type ("
+                            + field.baseType + ").");
+                }
+                targetColumns.add(field.name);
+                targetTypes.add(type);
+            }
+            Shape target = new Shape(targetColumns, targetTypes, csv.widths(), csv.rows(), csv.blankColumns());
+            SqlDialect dialect = databases.driverOf(database).dialect();
+            String qualified = table.schemaName == null ? dialect.quote(table.name) : dialect.qualify(table.schemaName, table.name);
+            try {
+                warehouses.write(database, StatementKind.WRITE_TABLES, session -> {
+                    if (replace) {
+                        session.update("DELETE FROM " + qualified, List.of(), false);
+                    }
+                    insertRows(session, qualified, target, dialect, file);
+                    return null;
+                });
+            } catch (SQLException | RuntimeException e) {
+                if (e instanceof ApiException api) {
+                    throw api;
+                }
+                log.warn("CSV {} into table {} failed", replace ? "replacement" : "append", table.id, e);
+                throw new ApiException(500, "There was an error uploading the file");
+            }
+        } catch (ApiException e) {
+            throw e.body() != null ? e : new ApiException(e.status(), e.getMessage(), Map.of("message", e.getMessage()));
+        }
+    }
+
+    /**
+     * The table, when the caller may append to or replace it: it exists (404), uploads are on (422), it lies in the
+     * uploads database (422: Quarry writes nowhere else), the caller may read it and write SQL there (403, as for an
+     * upload), and an upload made it (422).
+     */
+    public Table requireMayUpdate(Caller caller, long tableId) {
+        Table table = metadata.findTable(tableId);
+        if (table == null) {
+            throw json(404, "Not found.");
+        }
+        if (!settings.bool("uploads-enabled")) {
+            throw json(422, "Uploads are not enabled.");
+        }
+        if (!isUploadsDatabase(settings, table.dbId)) {
+            throw json(422, "The table is not in the uploads database.");
+        }
+        if (!permissions.access(caller, table.dbId).canQueryNatively()) {
+            throw json(403, "You don't have permissions to do that.");
+        }
+        if (!table.isUpload) {
+            throw json(422, "The table must be an uploaded table.");
+        }
+        return table;
+    }
+
+    private static ApiException json(int status, String message) {
+        return new ApiException(status, message, Map.of("message", message));
+    }
+
+    /** The CSV type whose values a column of the base type holds. */
+    private static CsvColumnType typeOf(String baseType) {
+        if (baseType == null) {
+            return CsvColumnType.TEXT;
+        }
+        return switch (baseType) {
+            case "type/Boolean" -> CsvColumnType.BOOLEAN;
+            case "type/BigInteger", "type/Integer" -> CsvColumnType.INTEGER;
+            case "type/Float", "type/Decimal" -> CsvColumnType.FLOAT;
+            case "type/Date" -> CsvColumnType.DATE;
+            case "type/DateTime" -> CsvColumnType.DATETIME;
+            default -> CsvColumnType.TEXT;
+        };
+    }
+
     private void drop(Database database, String qualified) {
         try {
             warehouses.write(database, StatementKind.WRITE_TABLES,
@@ -201,7 +318,7 @@ public final class CardUploads {
     }
 
     /** What the whole file says about the table: its columns, their types and widths, and how many rows it has. */
-    record Shape(List<String> columns, List<CsvColumnType> types, List<Integer> widths, long rows) {
+    record Shape(List<String> columns, List<CsvColumnType> types, List<Integer> widths, long rows, Set<Integer> blankColumns) {
     }
 
     private static Reader reader(Path file) throws IOException {
@@ -267,8 +384,14 @@ public final class CardUploads {
                 }
             }
         }
-        types.replaceAll(t -> t == null ? CsvColumnType.TEXT : t);
-        return new Shape(columns, types, widths, r);
+        Set<Integer> blank = new HashSet<>();
+        for (int c = 0; c < types.size(); c++) {
+            if (types.get(c) == null) {
+                blank.add(c);
+                types.set(c, CsvColumnType.TEXT);
+            }
+        }
+        return new Shape(columns, types, widths, r, blank);
     }
 
     static String createTable(String qualified, Shape csv, SqlDialect dialect) {

@@ -220,11 +220,17 @@ public final class ApiResultWriter implements ResultWriter {
         json.writeEndObject();
         json.writeNumberField("database_id", envelope.databaseId());
         json.writeStringField("started_at", IsoTimes.format(envelope.startedAt().truncatedTo(ChronoUnit.MILLIS)));
-        json.writeFieldName("json_query");
-        writeAny(envelope.jsonQuery());
-        json.writeNullField("average_execution_time");
+        // the table grid's answer has neither its query, its context nor an average time (Metabase drops them)
+        boolean tableGrid = io.quarry.qp.run.QueryContext.TABLE_GRID.key.equals(envelope.context());
+        if (!tableGrid) {
+            json.writeFieldName("json_query");
+            writeAny(envelope.jsonQuery());
+            json.writeNullField("average_execution_time");
+        }
         json.writeStringField("status", "completed");
-        json.writeStringField("context", envelope.context());
+        if (!tableGrid) {
+            json.writeStringField("context", envelope.context());
+        }
         json.writeNumberField("row_count", summary.rowCount());
         json.writeNumberField("running_time", summary.runningTimeMillis());
         for (Map.Entry<String, Object> entry : envelope.extra().entrySet()) {

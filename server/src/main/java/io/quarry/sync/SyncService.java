@@ -5,6 +5,7 @@ import io.quarry.driver.Driver;
 import io.quarry.qp.WarehouseSession;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.Field;
 import io.quarry.warehouse.SyncLauncher;
 import io.quarry.warehouse.WarehouseMapper;
 import java.sql.SQLException;
@@ -120,6 +121,25 @@ public final class SyncService implements SyncLauncher {
     /** Cached field values: reading, refreshing and discarding them. */
     public FieldValuesService fieldValues() {
         return fieldValues;
+    }
+
+    /**
+     * Refreshes the cached values of one table's fields in the background (Metabase's table rescan): eligible fields
+     * are read again, the others lose their values. Completes when done.
+     */
+    public CompletableFuture<Void> rescanTable(long tableId) {
+        return CompletableFuture.runAsync(() -> {
+            for (Field field : db.with(WarehouseMapper.class, m -> m.listFieldsOfTables(List.of(tableId)))) {
+                fieldValues.refresh(field);
+            }
+        }, executor);
+    }
+
+    /** Drops the cached values of every field of one table. */
+    public void discardTableValues(long tableId) {
+        for (Field field : db.with(WarehouseMapper.class, m -> m.listFieldsOfTables(List.of(tableId)))) {
+            fieldValues.discard(field.id);
+        }
     }
 
     /** One run at a time per database: the one under way and the one queued after it. */

@@ -1,6 +1,7 @@
 package io.quarry.warehouse;
 
 import io.quarry.core.Caller;
+import io.quarry.driver.ConnectionTester;
 import io.quarry.driver.Feature;
 import io.quarry.permission.DataPermissions;
 import io.quarry.web.error.ApiException;
@@ -208,6 +209,31 @@ public final class DatabaseMetadataResource {
             }
             view.put("fields", fieldViews);
             result.add(view);
+        }
+        return result;
+    }
+
+    /**
+     * Whether Quarry can reach the database now: always 200, {@code {"status":"ok"}} or {@code {"status":"error",
+     * "message", "errors"?}} with the connection test's reason, as Metabase answers. A 404 for an unknown id first; then
+     * read rights on the database (403), which Metabase does not ask but Quarry asks of every database endpoint.
+     */
+    @GET
+    @Path("{id}/healthcheck")
+    @Access(Access.Level.USER)
+    public Map<String, Object> healthcheck(@PathParam("id") PosInt id) {
+        Database database = databases.require(id.value());
+        dataPermissions.requireRead(caller, database.id);
+        ConnectionTester.Failure failure = databases.testConnection(database.engine, database.details);
+        Map<String, Object> result = new LinkedHashMap<>();
+        if (failure == null) {
+            result.put("status", "ok");
+            return result;
+        }
+        result.put("status", "error");
+        result.put("message", failure.message());
+        if (failure.errors() != null && !failure.errors().isEmpty()) {
+            result.put("errors", failure.errors());
         }
         return result;
     }

@@ -103,6 +103,11 @@ public final class MetadataService {
         return grouped;
     }
 
+    /** The active fields of active tables whose foreign key targets a field of the table that is not retired. */
+    public List<Field> fieldsReferencing(long tableId) {
+        return db.with(WarehouseMapper.class, m -> m.listFieldsReferencingTable(tableId));
+    }
+
     public List<Field> fieldsOfDatabase(long dbId) {
         return db.with(WarehouseMapper.class, m -> m.listFieldsOfDatabase(dbId));
     }
@@ -384,6 +389,39 @@ public final class MetadataService {
         Map<Long, Table> stored = new HashMap<>();
         tablesByIds(ids).forEach(t -> stored.put(t.id, t));
         return updated.stream().map(u -> new UpdatedTable(stored.get(u.table().id), u.fields())).toList();
+    }
+
+    /**
+     * Metabase's custom field order: the table's order becomes {@code custom} and each listed field takes its index as
+     * its position; the table's fields left out follow in their present order. Every id must be a field of the table,
+     * once (else a 400 naming {@code field_order}, nothing written). One transaction.
+     */
+    public void customFieldOrder(Table table, List<Long> fieldIds) {
+        List<Field> fields = fieldsByTable(List.of(table.id)).get(table.id);
+        Map<Long, Field> byId = new HashMap<>();
+        fields.forEach(f -> byId.put(f.id, f));
+        Set<Long> listed = new LinkedHashSet<>(fieldIds);
+        if (listed.size() != fieldIds.size() || !byId.keySet().containsAll(listed)) {
+            throw ApiException.invalidField("field_order", "every value must be the id of a field of the table, once");
+        }
+        List<Long> order = new ArrayList<>(listed);
+        fields.stream().sorted(Comparator.comparingInt((Field f) -> f.position).thenComparing(f -> f.id))
+                .filter(f -> !listed.contains(f.id)).forEach(f -> order.add(f.id));
+        OffsetDateTime now = now();
+        db.run(session -> {
+            WarehouseMapper m = session.getMapper(WarehouseMapper.class);
+            table.fieldOrder = "custom";
+            table.updatedAt = now;
+            m.updateTableMetadata(table);
+            for (int i = 0; i < order.size(); i++) {
+                m.updateFieldCustomPosition(order.get(i), i);
+            }
+        });
+    }
+
+    /** Marks the table as made by a CSV upload. */
+    public void markUploaded(long tableId) {
+        db.run(session -> session.getMapper(WarehouseMapper.class).markTableUploaded(tableId));
     }
 
     /** Recomputes the positions of a table's fields from its field order; returns the fields in their new order. */

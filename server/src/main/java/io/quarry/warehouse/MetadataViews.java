@@ -40,7 +40,7 @@ public final class MetadataViews {
         v.put("caveats", t.caveats);
         v.put("points_of_interest", t.pointsOfInterest);
         v.put("show_in_getting_started", t.showInGettingStarted);
-        v.put("is_upload", false);
+        v.put("is_upload", t.isUpload);
         v.put("created_at", t.createdAt);
         v.put("updated_at", t.updatedAt);
         return v;

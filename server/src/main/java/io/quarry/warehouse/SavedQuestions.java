@@ -137,7 +137,11 @@ public final class SavedQuestions {
         return card.collectionName() == null ? ROOT_SCHEMA : card.collectionName();
     }
 
-    private static Map<String, Object> table(SourceCard card, boolean withFields) {
+    /**
+     * A card as a table of the virtual database: {@code id} {@code card__<id>}, its collection as schema, and with
+     * {@code withFields} its result columns as fields ({@code ["field", name, {"base-type"}]} refs where no real id).
+     */
+    public static Map<String, Object> table(SourceCard card, boolean withFields) {
         Map<String, Object> t = new LinkedHashMap<>();
         String tableId = "card__" + card.id();
         t.put("id", tableId);

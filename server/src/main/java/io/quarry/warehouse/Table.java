@@ -20,6 +20,8 @@ public final class Table {
     public String caveats;
     public String pointsOfInterest;
     public boolean showInGettingStarted;
+    /** Made by a CSV upload: only such tables take appended or replacing files. */
+    public boolean isUpload;
     public OffsetDateTime createdAt;
     public OffsetDateTime updatedAt;
 }

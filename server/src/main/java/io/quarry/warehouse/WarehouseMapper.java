@@ -33,6 +33,8 @@ public interface WarehouseMapper {
 
     int updateTableSyncState(Table table);
 
+    int markTableUploaded(@Param("id") long id);
+
     int updateTablesSyncStatus(@Param("dbId") long dbId, @Param("status") String status);
 
     // --- fields ---
@@ -41,6 +43,10 @@ public interface WarehouseMapper {
     Field findField(@Param("id") long id);
 
     List<Field> listFieldsOfTables(@Param("tableIds") Collection<Long> tableIds);
+
+    List<Field> listFieldsReferencingTable(@Param("tableId") long tableId);
+
+    int updateFieldCustomPosition(@Param("id") long id, @Param("position") int position);
 
     List<Field> listFieldsOfDatabase(@Param("dbId") long dbId);
 

@@ -186,6 +186,12 @@ class EveryResourceMethodIT {
             "POST dashboard/{id}/dashcard/{dashcard-id}/card/{card-id}/query/{export-format: csv|json|xlsx|api} (DashboardResource.exportJson)"));
 
     /**
+     * Methods whose body is, as in Metabase, a bare list or an object holding it ({@code [ids]} or
+     * {@code {"field_order": [ids]}}): a list of the wrong elements is their bad body, not a list as such.
+     */
+    private static final Set<String> LIST_OR_OBJECT = Set.of("PUT table/{id}/fields/order (TableMetadataResource.fieldOrder)");
+
+    /**
      * Bodies to discover fields with: {@code {}} for every method, and for the methods that read some fields only once
      * others are present (the inner structure of a query, a nested database) bodies that get there.
      */
@@ -221,6 +227,7 @@ class EveryResourceMethodIT {
                     ? List.of("5", new java.math.BigInteger(HUGE), 1.5, true, 0, -3)
                     : List.of("5", new java.math.BigInteger(HUGE), 1.5, true, 0, -3, 2147483648L);
             case STRING -> List.of(42, true, List.of("x"), Map.of("a", 1));
+            case POS_INTS -> List.of("x", 7, List.of("x"), List.of(0), List.of(1.5), Map.of());
             case MAP -> List.of("x", List.of(1), 7);
             case OBJECTS -> List.of("x", 7, List.of(7));
         };
@@ -376,7 +383,10 @@ class EveryResourceMethodIT {
             }
             if (bodyParameter(endpoint.method()) != null) {
                 boolean list = List.class.isAssignableFrom(bodyParameter(endpoint.method()).getType());
-                for (String bad : list ? List.of("{}", "\"x\"", "7", "true") : List.of("[1]", "\"x\"", "7", "true")) {
+                List<String> bads = list ? List.of("{}", "\"x\"", "7", "true")
+                        : LIST_OR_OBJECT.contains(endpoint.label()) ? List.of("[\"x\"]", "[0]", "\"x\"", "7", "true")
+                        : List.of("[1]", "\"x\"", "7", "true");
+                for (String bad : bads) {
                     calls++;
                     check(caller, endpoint, fill(endpoint.template(), valid), bad, UNREACHED.contains(endpoint.label()) ? "404" : "", wrong);
                 }

@@ -151,6 +151,7 @@ class RequestBodiesIT {
         for (String endpoint : new String[]{"PUT user/1/reactivate", "PUT api-key/1/regenerate", "PUT user/1/modal/qbnewb",
                 "POST user/1/send_invite", "POST database/sample_database", "POST database/1/sync_schema",
                 "POST database/1/rescan_values", "POST database/1/discard_values", "POST database/1/dismiss_spinner",
+                "POST table/1/sync_schema", "POST table/1/rescan_values", "POST table/1/discard_values",
                 "POST card/1/copy", "POST card/1/public_link", "POST collection", "PUT setting/site-name"}) {
             String[] parts = endpoint.split(" ");
             // anonymous: judged by authentication (401), never by the content type (415)

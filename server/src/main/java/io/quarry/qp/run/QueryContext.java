@@ -12,6 +12,11 @@ package io.quarry.qp.run;
 public enum QueryContext {
     /** {@code POST /api/dataset} (and its pivot form). */
     AD_HOC("ad-hoc"),
+    /**
+     * A table's rows as the data-model grid reads them ({@code GET /api/table/:id/data}): an ad-hoc query with the
+     * caller's rights; its result leaves out {@code json_query}, {@code context} and {@code average_execution_time}.
+     */
+    TABLE_GRID("table-grid"),
     /** A saved question: {@code POST /api/card/:id/query} (and its pivot form). */
     QUESTION("question"),
     /** A dashcard's card with the dashboard's parameters. */

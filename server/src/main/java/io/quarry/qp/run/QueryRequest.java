@@ -56,6 +56,11 @@ public record QueryRequest(QueryContext context, Caller caller, JsonNode query, 
         return new QueryRequest(QueryContext.AD_HOC, caller, query, null, null, CacheRules.NONE, null, false);
     }
 
+    /** A table's rows for the data-model grid: the ad-hoc query {@code query} in {@link QueryContext#TABLE_GRID}. */
+    public static QueryRequest tableGrid(Caller caller, JsonNode query) {
+        return new QueryRequest(QueryContext.TABLE_GRID, caller, query, null, null, CacheRules.NONE, null, false);
+    }
+
     /** A saved card's query (question or dashcard) with the caller's parameter values, answered as the API's result. */
     public static QueryRequest savedCard(QueryContext context, Caller caller, SavedCard card, JsonNode query,
                                          JsonNode parameters, CacheRules cacheRules) {

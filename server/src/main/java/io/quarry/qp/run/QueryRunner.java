@@ -233,7 +233,7 @@ public final class QueryRunner {
     /** The steps of a request, by its context. */
     List<QueryStep> steps(QueryRequest request) {
         return switch (request.context()) {
-            case AD_HOC, QUESTION, DASHBOARD_CARD -> apiSteps;
+            case AD_HOC, TABLE_GRID, QUESTION, DASHBOARD_CARD -> apiSteps;
             case EXPORT -> downloadSteps;
             // a public link or signed embed runs as the private API does (its row limits), or as a download
             case PUBLIC, EMBED -> request.download() != null ? downloadSteps : apiSteps;

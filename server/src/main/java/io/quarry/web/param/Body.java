@@ -40,7 +40,7 @@ public final class Body {
     private Map<String, Integer> maxLengths = Map.of();
 
     /** The JSON type an accessor expects of a field. */
-    public enum Kind { BOOLEAN, POS_INT, STRING, MAP, OBJECTS }
+    public enum Kind { BOOLEAN, POS_INT, POS_INTS, STRING, MAP, OBJECTS }
 
     /**
      * Told of every field an accessor reads (its path, key and expected type) and of every {@link #throwIfInvalid()}:
@@ -268,6 +268,34 @@ public final class Body {
             return null;
         }
         return number;
+    }
+
+    /**
+     * A required array of ids (positive integers), as Metabase's {@code [:sequential ms/PositiveInt]}: anything else,
+     * an element included, is a 400 naming the key; answers null then.
+     */
+    public List<Long> posInts(String key) {
+        seen(key, Kind.POS_INTS);
+        JsonNode value = node.get(key);
+        String message = "sequence of value must be an integer greater than zero.";
+        if (isNull(value)) {
+            missing(key, message);
+            return null;
+        }
+        if (!value.isArray()) {
+            addError(key, message, ParamRule.ARRAY.specific(plain(value)));
+            return null;
+        }
+        List<Long> result = new ArrayList<>();
+        for (JsonNode element : value) {
+            Long number = exactLong(element);
+            if (number == null || number <= 0) {
+                addError(key, message, ParamRule.POS_INT.specific(plain(element)));
+                return null;
+            }
+            result.add(number);
+        }
+        return result;
     }
 
     /** A JSON integer that fits a long; a fraction, a string or anything bigger is not one. */
