@@ -41,7 +41,7 @@ class ModuleBordersTest {
             Map.entry("core", Set.of()),
             Map.entry("sample", Set.of()),
             Map.entry("outbound", Set.of()),
-            Map.entry("schedule", Set.of("appdb")),
+            Map.entry("schedule", Set.of("appdb", "core")),
             Map.entry("appdb", Set.of("core")),
             Map.entry("web", Set.of("appdb", "core")),
             Map.entry("ui", Set.of("web")),
@@ -79,6 +79,7 @@ class ModuleBordersTest {
             Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
                     "web")),
             Map.entry("assistant", Set.of("appdb", "card", "core", "driver", "permission", "qp", "setting", "warehouse", "web")),
+            Map.entry("ops", Set.of("appdb", "core", "mail", "qp", "schedule", "sync", "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

@@ -1,5 +1,7 @@
 package io.quarry.boot;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarry.action.ActionMapper;
 import io.quarry.action.ActionModule;
 import io.quarry.appdb.AppDatabase;
@@ -37,6 +39,9 @@ import io.quarry.mail.MailModule;
 import io.quarry.notification.NotificationMapper;
 import io.quarry.notification.NotificationModule;
 import io.quarry.notification.UnsubscribeService;
+import io.quarry.ops.HealthDetails;
+import io.quarry.ops.OpsMetrics;
+import io.quarry.ops.PrometheusServer;
 import io.quarry.outbound.HostStrategy;
 import io.quarry.outbound.OutboundHttp;
 import io.quarry.parameters.ParameterValues;
@@ -138,6 +143,8 @@ public final class Quarry implements AutoCloseable {
     public final Settings settings;
     final ScheduledExecutorService scheduler;
     final ConnectionPools connectionPools;
+    /** The metrics every module records into; served by {@code GET /api/metrics} and the separate listener. */
+    public final OpsMetrics metrics;
     final Diagnostics diagnostics;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
@@ -183,6 +190,10 @@ public final class Quarry implements AutoCloseable {
     final UnsubscribeService unsubscribes;
     // 12. the assistant
     final AssistantService assistant;
+    // 13. what operators see
+    final HealthDetails healthDetails;
+    /** The separate metrics listener ({@code MB_PROMETHEUS_SERVER_PORT}), started by {@link #start()}; null when off. */
+    private volatile PrometheusServer prometheusServer;
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
     public final PersistenceService persistence;
@@ -231,10 +242,15 @@ public final class Quarry implements AutoCloseable {
         // that a long sync does not hold up everything else.
         scheduler = Executors.newScheduledThreadPool(4, named("quarry-scheduler"));
         LogBuffer.install();
-        // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
-        clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock);
+        // The pool registry, then the metrics: they read every pool at each scrape, and the modules built below record
+        // into them as they work.
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
+        metrics = new OpsMetrics(connectionPools, Boolean.parseBoolean(config.get("MB_PROMETHEUS_API_ENABLED")));
+        metrics.monitor(scheduler, "quarry-scheduler");
+        MeterRegistry meters = metrics.registry();
+        // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
+        clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock, meters);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
         // Every call to a URL a user gave (webhooks, HTTP actions) goes through this guard. Metabase reads the strategy
         // from the environment only, never from a stored setting.
@@ -242,7 +258,7 @@ public final class Quarry implements AutoCloseable {
 
         // 2. Mail, then data permissions: new groups and new databases get their default permissions in the
         //    transaction that creates them, so permissions come before users and warehouses.
-        mailModule = MailModule.create(settings);
+        mailModule = MailModule.create(settings, meters);
         permissionModule = PermissionModule.create(db, clock);
         DataPermissions dataPermissions = permissionModule.dataPermissions();
 
@@ -266,6 +282,7 @@ public final class Quarry implements AutoCloseable {
                 config.queryTimeoutSeconds);
         databaseService.onConnectionChanged(warehouses::forget);
         syncModule = SyncModule.create(clock, db, databaseService, warehouses, scheduler, clusterJobs);
+        metrics.observe(syncModule.sync());
         metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
 
         // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,
@@ -286,7 +303,8 @@ public final class Quarry implements AutoCloseable {
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService, warehouses,
                 metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
                         id -> persistedTables.withTable(id, cardsForQueries.lookups().cardQuery(id)),
-                        cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
+                        cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery),
+                meters);
 
         // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
         //    those of public links and signed embeds, through the runner), then what runs queries through it: cards
@@ -333,7 +351,8 @@ public final class Quarry implements AutoCloseable {
         // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
         //     and go out by email and through the outbound guard to webhooks; their schedule runs once per cluster.
         notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards,
-                dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp);
+                dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp,
+                meters);
         unsubscribes = notificationModule.unsubscribes();
         clusterJobs.addSource(notificationModule.schedule());
 
@@ -341,6 +360,9 @@ public final class Quarry implements AutoCloseable {
         //     caller's rights (its language-model settings are registered here).
         assistant = new AssistantService(db, settings, config.encryptionSecretKey, databaseService, metadataModule.metadata(),
                 dataPermissions, queryModule.queryProcessor(), queryRunner, cards, clock);
+
+        // 13. What operators see: each dependency checked on request (GET /api/health/details).
+        healthDetails = new HealthDetails(appDatabase, databaseService, warehouses, connectionPools, mailModule.mailer(), clusterJobs);
 
         users = userModule.users();
         sessions = authModule.sessions();
@@ -364,6 +386,16 @@ public final class Quarry implements AutoCloseable {
      * but what its requests start.
      */
     public void start() {
+        String port = config.get("MB_PROMETHEUS_SERVER_PORT");
+        if (port != null) {
+            int parsed;
+            try {
+                parsed = Integer.parseInt(port.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException("MB_PROMETHEUS_SERVER_PORT must be a port number, not '" + port + "'", e);
+            }
+            prometheusServer = PrometheusServer.start(parsed, metrics);
+        }
         syncModule.start();
         clusterJobs.start();
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
@@ -378,13 +410,29 @@ public final class Quarry implements AutoCloseable {
      * failures are caught and logged here.
      */
     public void every(Duration period, String name, Runnable task) {
+        Timer ok = scheduledTaskTimer(name, "ok");
+        Timer failed = scheduledTaskTimer(name, "failed");
         scheduler.scheduleWithFixedDelay(() -> {
+            long began = System.nanoTime();
             try {
                 task.run();
+                ok.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
             } catch (RuntimeException e) {
+                failed.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
                 log.warn("Scheduled task '{}' failed", name, e);
             }
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Timer scheduledTaskTimer(String name, String outcome) {
+        return Timer.builder("quarry.scheduled.task.duration").description("Periodic tasks of this instance (purges, usage writes)")
+                .tag("task", name).tag("outcome", outcome).register(metrics.registry());
+    }
+
+    /** The port of the separate metrics listener, or -1 when {@code MB_PROMETHEUS_SERVER_PORT} is not set. */
+    public int prometheusPort() {
+        PrometheusServer server = prometheusServer;
+        return server == null ? -1 : server.port();
     }
 
     private static HostStrategy parseHostStrategy(String value) {
@@ -406,6 +454,11 @@ public final class Quarry implements AutoCloseable {
 
     @Override
     public void close() {
+        PrometheusServer server = prometheusServer;
+        if (server != null) {
+            server.close();
+        }
+        healthDetails.close();
         clusterJobs.stop();
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
@@ -422,6 +475,7 @@ public final class Quarry implements AutoCloseable {
         // after the scheduler (no flush runs concurrently), before the application database goes
         cards.closeUsage();
         appDatabase.close();
+        metrics.close();
     }
 
     /** How far start-up has got, for {@code GET /api/health} while starting. */

@@ -29,6 +29,8 @@ import java.util.List;
 public final class Resources {
     public static final List<Class<?>> ALL = List.of(
             HealthResource.class,
+            io.quarry.ops.HealthDetailsResource.class,
+            io.quarry.ops.MetricsResource.class,
             SessionResource.class,
             SetupResource.class,
             UserResource.class,
