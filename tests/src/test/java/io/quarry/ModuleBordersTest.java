@@ -57,7 +57,7 @@ class ModuleBordersTest {
             Map.entry("auth", Set.of("appdb", "core", "mail", "setting", "user", "web")),
             Map.entry("notification", Set.of("appdb", "auth", "card", "collection", "core", "dashboard", "mail", "outbound", "qp",
                     "render", "schedule", "setting", "user", "warehouse", "web")),
-            Map.entry("util", Set.of("appdb", "auth", "core", "setting", "web")),
+            Map.entry("util", Set.of("appdb", "auth", "core", "mail", "qp", "schedule", "setting", "sync", "warehouse", "web")),
             Map.entry("qp", Set.of("appdb", "core", "driver", "setting", "warehouse", "web")),
             Map.entry("permission", Set.of("appdb", "core", "web")),
             Map.entry("parameters", Set.of("core", "permission", "qp", "sync", "warehouse", "web")),
@@ -79,7 +79,6 @@ class ModuleBordersTest {
             Map.entry("persistence", Set.of("appdb", "card", "core", "driver", "qp", "schedule", "setting", "sync", "user", "warehouse",
                     "web")),
             Map.entry("assistant", Set.of("appdb", "card", "core", "driver", "permission", "qp", "setting", "warehouse", "web")),
-            Map.entry("ops", Set.of("appdb", "core", "mail", "qp", "schedule", "sync", "warehouse", "web")),
             Map.entry("boot", Set.of("*")));
 
     /**

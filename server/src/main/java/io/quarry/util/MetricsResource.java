@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import io.quarry.core.Caller;
 import io.quarry.web.error.ApiException;

@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import io.quarry.appdb.AppDatabase;
 import io.quarry.appdb.AppDatabaseHealth;

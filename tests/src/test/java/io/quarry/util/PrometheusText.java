@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;

@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

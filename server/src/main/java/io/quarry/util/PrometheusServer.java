@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

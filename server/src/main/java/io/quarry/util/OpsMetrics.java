@@ -1,4 +1,4 @@
-package io.quarry.ops;
+package io.quarry.util;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
