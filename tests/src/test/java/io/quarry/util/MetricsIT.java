@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
 import io.quarry.testing.Mailbox;
+import io.quarry.testing.PrometheusText;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestServer;
 import java.net.URI;
@@ -168,6 +169,40 @@ class MetricsIT {
         admin.post(200, "email/test", Map.of());
         mailbox.await(received + 1);
         assertEquals(sent + 1, PrometheusText.count(scrape(), "metabase_email_messages_total", Map.of()));
+    }
+
+    @Test
+    void subscriptionSendsAreCountedUnderMetabasesNames() {
+        Map<String, Object> card = new java.util.LinkedHashMap<>();
+        card.put("name", "Order count");
+        card.put("display", "scalar");
+        card.put("visualization_settings", Map.of());
+        card.put("dataset_query", nativeQuery("SELECT COUNT(*) AS N FROM ORDERS"));
+        long cardId = admin.post(200, "card", card).json().get("id").asLong();
+        Map<String, String> subscription = Map.of("payload_type", "notification/dashboard");
+        Map<String, String> email = Map.of("payload_type", "notification/dashboard", "channel_type", "channel/email");
+        String before = scrape();
+        double sends = PrometheusText.count(before, "metabase_notification_send_ok_total", subscription);
+        double channels = PrometheusText.count(before, "metabase_notification_channel_send_ok_total", email);
+        double durations = PrometheusText.count(before, "metabase_notification_send_duration_ms_count", subscription);
+        int received = mailbox.count();
+        Map<String, Object> channel = new java.util.LinkedHashMap<>();
+        channel.put("channel_type", "email");
+        channel.put("enabled", true);
+        channel.put("schedule_type", "daily");
+        channel.put("schedule_hour", 8);
+        channel.put("recipients", java.util.List.of(Map.of("email", "ops@example.org")));
+        channel.put("details", Map.of());
+        Map<String, Object> pulse = Map.of("name", "Counted", "skip_if_empty", false,
+                "cards", java.util.List.of(Map.of("id", cardId, "include_csv", false, "include_xls", false)),
+                "channels", java.util.List.of(channel));
+        assertTrue(admin.post(200, "pulse/test", pulse).json().get("ok").asBoolean());
+        mailbox.await(received + 1);
+        String after = scrape();
+        assertEquals(sends + 1, PrometheusText.count(after, "metabase_notification_send_ok_total", subscription));
+        assertEquals(channels + 1, PrometheusText.count(after, "metabase_notification_channel_send_ok_total", email));
+        assertEquals(durations + 1, PrometheusText.count(after, "metabase_notification_send_duration_ms_count", subscription));
+        assertTrue(PrometheusText.count(after, "metabase_notification_send_duration_ms_sum", subscription) > 0);
     }
 
     @Test

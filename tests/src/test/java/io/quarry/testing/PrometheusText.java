@@ -1,11 +1,11 @@
-package io.quarry.util;
+package io.quarry.testing;
 
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads samples out of Prometheus's text format, as a scraper would (for the tests' assertions). */
-final class PrometheusText {
+public final class PrometheusText {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+)(\\s+\\S+)?$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
@@ -13,7 +13,7 @@ final class PrometheusText {
     }
 
     /** The sum of every sample of {@code name} whose labels include {@code labels}; NaN when there is none. */
-    static double value(String text, String name, Map<String, String> labels) {
+    public static double value(String text, String name, Map<String, String> labels) {
         double sum = 0;
         boolean found = false;
         for (String line : text.split("\n")) {
@@ -40,13 +40,13 @@ final class PrometheusText {
     }
 
     /** As {@link #value}, 0 when there is no such sample (a counter not yet incremented). */
-    static double count(String text, String name, Map<String, String> labels) {
+    public static double count(String text, String name, Map<String, String> labels) {
         double value = value(text, name, labels);
         return Double.isNaN(value) ? 0 : value;
     }
 
     /** Whether a family of that name is declared ({@code # TYPE name ...}). */
-    static boolean declares(String text, String name) {
+    public static boolean declares(String text, String name) {
         return text.contains("# TYPE " + name + " ");
     }
 }
