@@ -88,6 +88,7 @@ import io.quarry.util.HealthDetails;
 import io.quarry.util.LogBuffer;
 import io.quarry.util.OpsMetrics;
 import io.quarry.util.PrometheusServer;
+import io.quarry.util.RequestMeters;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DatabaseUsage;
 import io.quarry.warehouse.MetadataModule;
@@ -145,6 +146,8 @@ public final class Quarry implements AutoCloseable {
     final ConnectionPools connectionPools;
     /** The metrics every module records into; served by {@code GET /api/metrics} and the separate listener. */
     public final OpsMetrics metrics;
+    /** The API's requests, counted by the servlet. */
+    public final RequestMeters requestMeters;
     final Diagnostics diagnostics;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
@@ -248,6 +251,7 @@ public final class Quarry implements AutoCloseable {
         connectionPools.register("app-db", appDatabase::poolInfo);
         metrics = new OpsMetrics(connectionPools, Boolean.parseBoolean(config.get("MB_PROMETHEUS_API_ENABLED")));
         metrics.monitor(scheduler, "quarry-scheduler");
+        requestMeters = new RequestMeters(metrics.registry());
         MeterRegistry meters = metrics.registry();
         // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
         clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock, meters);

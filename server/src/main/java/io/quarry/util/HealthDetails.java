@@ -63,11 +63,10 @@ public final class HealthDetails implements AutoCloseable {
 
     /** {@code {"status": "ok"|"down", "dependencies": [...]}}: down when any dependency is. */
     public Map<String, Object> check() {
-        Map<String, Object> described = pools.describe();
         List<CompletableFuture<Map<String, Object>>> running = new ArrayList<>();
         running.add(bounded("app-db", "app-db", this::appDb));
         for (Database database : databases.list()) {
-            running.add(bounded("db-" + database.id, "database", () -> warehouse(database, described.get("db-" + database.id))));
+            running.add(bounded("db-" + database.id, "database", () -> warehouse(database)));
         }
         running.add(bounded("smtp", "smtp", this::smtp));
         running.add(bounded("scheduler", "scheduler", this::scheduler));
@@ -129,7 +128,7 @@ public final class HealthDetails implements AutoCloseable {
         return result;
     }
 
-    private Map<String, Object> warehouse(Database database, Object pool) {
+    private Map<String, Object> warehouse(Database database) {
         String error = null;
         try {
             warehouses.check(database, (int) CHECK_TIMEOUT.toSeconds());
@@ -139,7 +138,8 @@ public final class HealthDetails implements AutoCloseable {
         Map<String, Object> result = status(error == null, error);
         result.put("database_id", database.id);
         result.put("database_name", database.name);
-        result.put("pool", pool);
+        // the read pool as the check left it (opened by it, when no query had used the database yet)
+        result.put("pool", pools.describe().get("db-" + database.id));
         lastError(result, warehouses.lastConnectionFailure(database.id));
         return result;
     }

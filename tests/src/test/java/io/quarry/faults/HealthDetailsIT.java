@@ -82,6 +82,9 @@ class HealthDetailsIT {
         assertEquals("ok", database.get("status").asText(), database.toString());
         assertEquals("database", database.get("kind").asText());
         assertEquals("Stoppable", database.get("database_name").asText());
+        assertEquals(15, database.get("pool").get("maxPoolSize").asInt(), database.toString());
+        assertTrue(database.get("duration_ms").asLong() >= 0);
+        assertTrue(database.get("last_error").isNull(), database.toString());
         assertEquals("ok", dependency(healthy, "app-db").get("status").asText());
         assertEquals("not-configured", dependency(healthy, "smtp").get("status").asText());
         JsonNode scheduler = dependency(healthy, "scheduler");

@@ -160,6 +160,13 @@ class MetricsIT {
         assertFalse(Double.isNaN(PrometheusText.value(text, "quarry_query_cache_total", Map.of("result", "hit"))));
         assertFalse(Double.isNaN(PrometheusText.value(text, "quarry_query_cache_total", Map.of("result", "miss"))));
         assertFalse(Double.isNaN(PrometheusText.value(text, "metabase_email_message_errors_total", Map.of())));
+        // the scrape itself is being served as it reads the gauge; the set-up's requests were answered
+        assertTrue(PrometheusText.value(text, "quarry_http_requests_active", Map.of()) >= 1, text);
+        assertTrue(PrometheusText.count(text, "quarry_http_requests_seconds_count", Map.of("method", "POST", "status", "2xx")) >= 2);
+        double refused = PrometheusText.count(text, "quarry_http_requests_seconds_count", Map.of("method", "GET", "status", "4xx"));
+        ordinary.get(403, "metrics");
+        assertEquals(refused + 1, PrometheusText.count(scrape(), "quarry_http_requests_seconds_count",
+                Map.of("method", "GET", "status", "4xx")));
     }
 
     @Test
