@@ -277,6 +277,20 @@ public final class QueryExecutor {
             this.databaseId = databaseId;
         }
 
+        /** What a failure while streaming is called in the metrics (as a failure to execute is, {@link QueryMeters}). */
+        private String outcomeOf(Throwable failure) {
+            if (failure instanceof IOException) {
+                return QueryMeters.CLIENT_GONE;
+            }
+            if (failure instanceof QueryFailure queryFailure) {
+                return queryFailure.type().key;
+            }
+            if (failure instanceof SQLException sql) {
+                return failure(sql, timeoutSeconds).type().key;
+            }
+            return QueryMeters.ERROR;
+        }
+
         /** Records the query's outcome once: what its stream came to, or (closed unread) that it executed. */
         private void record(String outcome) {
             if (!recorded) {
@@ -310,8 +324,7 @@ public final class QueryExecutor {
                 } catch (IOException | SQLException | RuntimeException | Error e) {
                     // The client went away, or reading failed: stop the statement on the database at once.
                     cancel();
-                    record(e instanceof IOException ? QueryMeters.CLIENT_GONE : e instanceof QueryFailure failure
-                            ? failure.type().key : e instanceof SQLException sql ? failure(sql, timeoutSeconds).type().key : QueryMeters.ERROR);
+                    record(outcomeOf(e));
                     throw e;
                 } finally {
                     if (ahead != null) {
