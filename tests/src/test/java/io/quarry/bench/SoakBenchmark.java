@@ -159,8 +159,8 @@ public final class SoakBenchmark {
         double all = PrometheusText.count(metrics, "quarry_query_duration_seconds_count", db);
         double serverMeanMs = 1000 * PrometheusText.count(metrics, "quarry_query_duration_seconds_sum", db) / Math.max(1, all);
         double clientMeanMs = queryNanos.length == 0 ? 0 : Arrays.stream(queryNanos).average().orElse(0) / 1e6;
-        System.out.printf(Locale.ROOT, "METRICS queries on the shop database (the seeded cards' result-metadata reads too): %.0f, %.0f ok; mean inside Quarry %.2f ms, "
-                + "client's mean per card query %.2f ms (ratio %.2f)%n", all, ok, serverMeanMs, clientMeanMs,
+        System.out.printf(Locale.ROOT, "METRICS queries on the shop database (the seeded cards' result-metadata reads too): "
+                + "%.0f, %.0f ok; mean inside Quarry %.2f ms, client's mean per card query %.2f ms (ratio %.2f)%n", all, ok, serverMeanMs, clientMeanMs,
                 clientMeanMs == 0 ? 0 : serverMeanMs / clientMeanMs);
         for (String pool : List.of("app-db", "db-" + databaseId)) {
             Map<String, String> label = Map.of("database", pool);
