@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak (not part of `mvn verify`): 64 connections of mixed reads, card queries, writes and searches against Quarry in
 # embedded Jetty for a few minutes; prints throughput, p50/p99 (overall and per kind), errors, and the live heap after
-# a full GC at the start and the end. Bounded: the run stops after [seconds] (+ at most 2 min for requests in flight).
+# a full GC at the start and the end, then the server's own metrics (one scrape of /api/metrics). Bounded: the run stops after [seconds] (+ at most 2 min for requests in flight).
 # Usage: bench/run-soak.sh [--appdb=postgres] [seconds=180] [connections=64]
 #        BENCH_HEAP=512m bench/run-soak.sh 60     (default -Xmx1g)
 set -euo pipefail

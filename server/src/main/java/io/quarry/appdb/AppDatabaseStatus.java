@@ -1,5 +1,6 @@
 package io.quarry.appdb;
 
+import io.quarry.core.Problem;
 import java.net.ConnectException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -21,6 +22,8 @@ public final class AppDatabaseStatus {
 
     /** Nanos (System.nanoTime) when the current outage began; 0 while the database answers. */
     private final AtomicLong downSince = new AtomicLong();
+    /** The last failed attempt, kept after the outage ends (for the health details). */
+    private volatile Problem lastFailure;
 
     /**
      * Whether {@code failure} says the database cannot be reached, rather than that one statement was wrong: a
@@ -58,6 +61,7 @@ public final class AppDatabaseStatus {
 
     /** Records a failed attempt: the first one of an outage logs a warning. */
     public void failed(Throwable cause) {
+        lastFailure = new Problem(rootMessage(cause), java.time.Instant.now());
         if (downSince.compareAndSet(0, System.nanoTime())) {
             log.warn("The application database is unavailable: {}. Requests answer 503 until it is back.", rootMessage(cause));
         }
@@ -70,6 +74,11 @@ public final class AppDatabaseStatus {
             log.warn("The application database is available again (after {} s).",
                     String.format(Locale.ROOT, "%.1f", (System.nanoTime() - since) / 1e9));
         }
+    }
+
+    /** The last failed attempt to reach the database, or null when none failed since start-up. */
+    public Problem lastFailure() {
+        return lastFailure;
     }
 
     public boolean available() {

@@ -1,5 +1,6 @@
 package io.quarry.boot;
 
+import io.quarry.util.RequestMeters;
 import io.quarry.web.body.UnreadBodies;
 import io.quarry.web.security.CallerFactory;
 import jakarta.servlet.ServletException;
@@ -36,10 +37,13 @@ public final class ApiServlet extends ServletContainer {
             startJersey((HttpServletRequest) req);
         }
         req.setAttribute(UnreadBodies.SERVLET_REQUEST, req);
+        RequestMeters meters = state.quarry().requestMeters;
+        long started = meters.started();
         try {
             super.service(req, res);
         } finally {
             CallerFactory.forgetOnThisThread();
+            meters.finished(((HttpServletRequest) req).getMethod(), ((HttpServletResponse) res).getStatus(), started);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.quarry.boot;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarry.action.ActionMapper;
 import io.quarry.action.ActionModule;
 import io.quarry.appdb.AppDatabase;
@@ -86,7 +88,11 @@ import io.quarry.user.UserModule;
 import io.quarry.user.UserService;
 import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
+import io.quarry.util.HealthDetails;
 import io.quarry.util.LogBuffer;
+import io.quarry.util.OpsMetrics;
+import io.quarry.util.PrometheusServer;
+import io.quarry.util.RequestMeters;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DatabaseUsage;
 import io.quarry.warehouse.MetadataModule;
@@ -142,6 +148,10 @@ public final class Quarry implements AutoCloseable {
     public final Settings settings;
     final ScheduledExecutorService scheduler;
     final ConnectionPools connectionPools;
+    /** The metrics every module records into; served by {@code GET /api/metrics} and the separate listener. */
+    public final OpsMetrics metrics;
+    /** The API's requests, counted by the servlet. */
+    public final RequestMeters requestMeters;
     final Diagnostics diagnostics;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
@@ -189,6 +199,10 @@ public final class Quarry implements AutoCloseable {
     final AssistantService assistant;
     // 13. the MCP server
     final McpModule mcpModule;
+    // 14. what operators see
+    final HealthDetails healthDetails;
+    /** The separate metrics listener ({@code MB_PROMETHEUS_SERVER_PORT}), started by {@link #start()}; null when off. */
+    private volatile PrometheusServer prometheusServer;
     // shortcuts to services of the modules above, for tests and tools
     public final CardService cards;
     public final PersistenceService persistence;
@@ -237,10 +251,16 @@ public final class Quarry implements AutoCloseable {
         // that a long sync does not hold up everything else.
         scheduler = Executors.newScheduledThreadPool(4, named("quarry-scheduler"));
         LogBuffer.install();
-        // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
-        clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock);
+        // The pool registry, then the metrics: they read every pool at each scrape, and the modules built below record
+        // into them as they work.
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
+        metrics = new OpsMetrics(connectionPools, Boolean.parseBoolean(config.get("MB_PROMETHEUS_API_ENABLED")));
+        metrics.monitor(scheduler, "quarry-scheduler");
+        requestMeters = new RequestMeters(metrics.registry());
+        MeterRegistry meters = metrics.registry();
+        // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
+        clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock, meters);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
         // Every call to a URL a user gave (webhooks, HTTP actions) goes through this guard. Metabase reads the strategy
         // from the environment only, never from a stored setting.
@@ -248,7 +268,7 @@ public final class Quarry implements AutoCloseable {
 
         // 2. Mail, then data permissions: new groups and new databases get their default permissions in the
         //    transaction that creates them, so permissions come before users and warehouses.
-        mailModule = MailModule.create(settings);
+        mailModule = MailModule.create(settings, meters);
         permissionModule = PermissionModule.create(db, clock);
         DataPermissions dataPermissions = permissionModule.dataPermissions();
 
@@ -272,6 +292,7 @@ public final class Quarry implements AutoCloseable {
                 config.queryTimeoutSeconds);
         databaseService.onConnectionChanged(warehouses::forget);
         syncModule = SyncModule.create(clock, db, databaseService, warehouses, scheduler, clusterJobs);
+        metrics.observe(syncModule.sync());
         metadataModule = MetadataModule.create(config, clock, db, databaseService, syncModule.sync(), dataPermissions, scheduler);
 
         // 5. What the query processor reads while it compiles and checks rights, built before it: collection rights,
@@ -292,7 +313,8 @@ public final class Quarry implements AutoCloseable {
         queryModule = QueryModule.create(clock, db, settings, config.queryTimeoutSeconds, databaseService, warehouses,
                 metadataModule.metadata(), metadataModule.tableQueryMetadata(), new QueryProcessor.Lookups(
                         id -> persistedTables.withTable(id, cardsForQueries.lookups().cardQuery(id)),
-                        cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery));
+                        cardsForQueries.lookups(), segments::filterOf, snippets::contentByName, dataPermissions::mayRunQuery),
+                meters);
 
         // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
         //    those of public links and signed embeds, through the runner), then what runs queries through it: cards
@@ -360,7 +382,8 @@ public final class Quarry implements AutoCloseable {
         // 11. Notifications: subscriptions and alerts run their cards through the runner as their creator, render them,
         //     and go out by email and through the outbound guard to webhooks; their schedule runs once per cluster.
         notificationModule = NotificationModule.create(config, clock, db, settings, collectionAccess, cards,
-                dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp);
+                dashboardModule.dashboards(), userModule.users(), queryRunner, renderModule.renderer(), mailModule.mailer(), outboundHttp,
+                meters);
         unsubscribes = notificationModule.unsubscribes();
         clusterJobs.addSource(notificationModule.schedule());
 
@@ -374,6 +397,8 @@ public final class Quarry implements AutoCloseable {
         mcpModule = McpModule.create(clock, settings, search, metadataModule.metadata(), metadataModule.tableQueryMetadata(),
                 dataPermissions, queryModule.queryProcessor(), queryRunner, cards, dashboardModule.dashboards(),
                 collectionModule.collections(), renderModule.renderer());
+        // 14. What operators see: each dependency checked on request (GET /api/health/details).
+        healthDetails = new HealthDetails(appDatabase, databaseService, warehouses, connectionPools, mailModule.mailer(), clusterJobs);
 
         users = userModule.users();
         sessions = authModule.sessions();
@@ -397,6 +422,16 @@ public final class Quarry implements AutoCloseable {
      * but what its requests start.
      */
     public void start() {
+        String port = config.get("MB_PROMETHEUS_SERVER_PORT");
+        if (port != null) {
+            int parsed;
+            try {
+                parsed = Integer.parseInt(port.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException("MB_PROMETHEUS_SERVER_PORT must be a port number, not '" + port + "'", e);
+            }
+            prometheusServer = PrometheusServer.start(parsed, metrics);
+        }
         syncModule.start();
         clusterJobs.start();
         // Metabase's longest cache TTL is measured in days: results older than a month are of no use to anyone.
@@ -411,13 +446,29 @@ public final class Quarry implements AutoCloseable {
      * failures are caught and logged here.
      */
     public void every(Duration period, String name, Runnable task) {
+        Timer ok = scheduledTaskTimer(name, "ok");
+        Timer failed = scheduledTaskTimer(name, "failed");
         scheduler.scheduleWithFixedDelay(() -> {
+            long began = System.nanoTime();
             try {
                 task.run();
+                ok.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
             } catch (RuntimeException e) {
+                failed.record(System.nanoTime() - began, TimeUnit.NANOSECONDS);
                 log.warn("Scheduled task '{}' failed", name, e);
             }
         }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Timer scheduledTaskTimer(String name, String outcome) {
+        return Timer.builder("quarry.scheduled.task.duration").description("Periodic tasks of this instance (purges, usage writes)")
+                .tag("task", name).tag("outcome", outcome).register(metrics.registry());
+    }
+
+    /** The port of the separate metrics listener, or -1 when {@code MB_PROMETHEUS_SERVER_PORT} is not set. */
+    public int prometheusPort() {
+        PrometheusServer server = prometheusServer;
+        return server == null ? -1 : server.port();
     }
 
     private static HostStrategy parseHostStrategy(String value) {
@@ -439,6 +490,11 @@ public final class Quarry implements AutoCloseable {
 
     @Override
     public void close() {
+        PrometheusServer server = prometheusServer;
+        if (server != null) {
+            server.close();
+        }
+        healthDetails.close();
         clusterJobs.stop();
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
@@ -455,6 +511,7 @@ public final class Quarry implements AutoCloseable {
         // after the scheduler (no flush runs concurrently), before the application database goes
         cards.closeUsage();
         appDatabase.close();
+        metrics.close();
     }
 
     /** How far start-up has got, for {@code GET /api/health} while starting. */

@@ -17,7 +17,9 @@ import io.quarry.sync.SyncResource;
 import io.quarry.user.GroupResource;
 import io.quarry.user.MembershipResource;
 import io.quarry.user.UserResource;
+import io.quarry.util.HealthDetailsResource;
 import io.quarry.util.HealthResource;
+import io.quarry.util.MetricsResource;
 import io.quarry.util.UtilResource;
 import io.quarry.warehouse.DatabaseMetadataResource;
 import io.quarry.warehouse.DatabaseResource;
@@ -29,6 +31,8 @@ import java.util.List;
 public final class Resources {
     public static final List<Class<?>> ALL = List.of(
             HealthResource.class,
+            HealthDetailsResource.class,
+            MetricsResource.class,
             SessionResource.class,
             SetupResource.class,
             UserResource.class,

@@ -1,5 +1,8 @@
 package io.quarry.mail;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarry.core.Problem;
 import io.quarry.setting.Settings;
 import io.quarry.web.error.ApiException;
 import jakarta.mail.Message;
@@ -13,6 +16,7 @@ import jakarta.mail.internet.MimeMultipart;
 import jakarta.mail.util.ByteArrayDataSource;
 import java.io.UnsupportedEncodingException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -22,9 +26,48 @@ import java.util.List;
  */
 public final class Mailer {
     private final Settings settings;
+    private final Counter messages;
+    private final Counter errors;
+    private volatile Problem lastFailure;
+    private volatile Instant lastSent;
 
-    public Mailer(Settings settings) {
+    /**
+     * {@code meters}: every message handed to the SMTP server is counted as Metabase counts it,
+     * {@code metabase_email_messages_total}, every one that failed as {@code metabase_email_message_errors_total}.
+     */
+    public Mailer(Settings settings, MeterRegistry meters) {
         this.settings = settings;
+        messages = Counter.builder("metabase.email.messages").description("Number of emails sent.").register(meters);
+        errors = Counter.builder("metabase.email.message.errors").description("Number of errors when sending emails.").register(meters);
+    }
+
+    /** The last message the SMTP server refused or could not be given, or null when none failed since start-up. */
+    public Problem lastFailure() {
+        return lastFailure;
+    }
+
+    /** When the last message was handed to the SMTP server, or null. */
+    public Instant lastSent() {
+        return lastSent;
+    }
+
+    /** Hands a message to the SMTP server, counting it and its failure. */
+    private void transport(MimeMessage message) throws MessagingException {
+        String user = settings.string("email-smtp-username");
+        String password = settings.string("email-smtp-password");
+        try {
+            if (user != null) {
+                Transport.send(message, user, password);
+            } else {
+                Transport.send(message);
+            }
+        } catch (MessagingException | RuntimeException e) {
+            errors.increment();
+            lastFailure = Problem.of(e);
+            throw e;
+        }
+        messages.increment();
+        lastSent = Instant.now();
     }
 
     public boolean configured() {
@@ -50,13 +93,7 @@ public final class Mailer {
             }
             message.setSubject(subject, "UTF-8");
             message.setContent(html, "text/html; charset=utf-8");
-            String user = settings.string("email-smtp-username");
-            String password = settings.string("email-smtp-password");
-            if (user != null) {
-                Transport.send(message, user, password);
-            } else {
-                Transport.send(message);
-            }
+            transport(message);
         } catch (MessagingException | UnsupportedEncodingException e) {
             throw new ApiException(500, "Sending email failed: " + e.getMessage());
         }
@@ -132,13 +169,7 @@ public final class Mailer {
                 mixed.addBodyPart(part);
             }
             message.setContent(mixed);
-            String user = settings.string("email-smtp-username");
-            String password = settings.string("email-smtp-password");
-            if (user != null) {
-                Transport.send(message, user, password);
-            } else {
-                Transport.send(message);
-            }
+            transport(message);
         } catch (UnsupportedEncodingException e) {
             throw new MessagingException("Bad sender name: " + e.getMessage(), e);
         }

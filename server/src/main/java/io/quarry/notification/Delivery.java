@@ -2,6 +2,9 @@ package io.quarry.notification;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarry.card.Card;
 import io.quarry.card.CardService;
 import io.quarry.core.Caller;
@@ -64,10 +67,19 @@ public final class Delivery {
     private final Settings settings;
     private final Clock clock;
     private final Duration backoff;
+    private final MeterRegistry meters;
 
+    /**
+     * {@code meters}: sends are counted under Metabase's names — {@code metabase_notification_send_ok_total} and
+     * {@code send_error_total} by {@code payload_type} ({@code notification/dashboard} for a subscription,
+     * {@code notification/card} for an alert), their durations in {@code metabase_notification_send_duration_ms}, and each
+     * channel's in {@code metabase_notification_channel_send_ok_total} / {@code channel_send_error_total} by payload and
+     * {@code channel_type} ({@code channel/email}, {@code channel/http}).
+     */
     public Delivery(PulseService pulses, ChannelService channels, CardService cards, DashboardService dashboards, UserService users,
                     QueryRunner runner, CardRenderer renderer, Mailer mailer, Webhooks webhooks, SendHistory history, Settings settings,
-                    Clock clock, Duration backoff) {
+                    Clock clock, Duration backoff, MeterRegistry meters) {
+        this.meters = meters;
         this.pulses = pulses;
         this.channels = channels;
         this.cards = cards;
@@ -115,7 +127,32 @@ public final class Delivery {
         }
     }
 
+    /** Metabase's send-duration buckets, in milliseconds: 1 ms to 10 minutes. */
+    private static final double[] SEND_DURATION_BUCKETS = {1, 10, 50, 100, 500, 1000, 5000, 10000, 30000, 60000, 120000, 300000,
+            600000};
+
     Outcome send(PulseDraft draft, boolean record) {
+        long began = System.nanoTime();
+        Outcome outcome = sendMeasured(draft, record);
+        String payload = payloadType(draft.pulse());
+        if (outcome.sent() || !outcome.failures().isEmpty()) {
+            Counter.builder(outcome.failures().isEmpty() ? "metabase.notification.send.ok" : "metabase.notification.send.error")
+                    .description(outcome.failures().isEmpty() ? "Number of successful notification sends."
+                            : "Number of errors when sending notifications.")
+                    .tag("payload_type", payload).register(meters).increment();
+            DistributionSummary.builder("metabase.notification.send.duration.ms")
+                    .description("Duration of notification sends in milliseconds.").tag("payload_type", payload)
+                    .serviceLevelObjectives(SEND_DURATION_BUCKETS).register(meters)
+                    .record((System.nanoTime() - began) / 1e6);
+        }
+        return outcome;
+    }
+
+    private static String payloadType(Pulse p) {
+        return p.alert() ? "notification/card" : "notification/dashboard";
+    }
+
+    private Outcome sendMeasured(PulseDraft draft, boolean record) {
         Pulse p = draft.pulse();
         User creator = users.find(p.creatorId);
         if (creator == null || !creator.isActive) {
@@ -297,6 +334,9 @@ public final class Delivery {
             }
         }
         details.put("attempts", attempt);
+        Counter.builder(error == null ? "metabase.notification.channel.send.ok" : "metabase.notification.channel.send.error")
+                .description(error == null ? "Number of successful channel sends." : "Number of errors when sending channel notifications.")
+                .tag("payload_type", payloadType(p)).tag("channel_type", "channel/" + ch.channelType).register(meters).increment();
         if (run != null) {
             history.finish(run, details, error);
         }

@@ -1,5 +1,6 @@
 package io.quarry.notification;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarry.appdb.Db;
 import io.quarry.card.CardService;
 import io.quarry.collection.CollectionAccess;
@@ -27,7 +28,8 @@ public record NotificationModule(ChannelService channels, PulseService pulses, D
 
     public static NotificationModule create(AppConfig config, Clock clock, Db db, Settings settings, CollectionAccess access,
                                             CardService cards, DashboardService dashboards, UserService users, QueryRunner runner,
-                                            CardRenderer renderer, Mailer mailer, OutboundHttp http) {
+                                            CardRenderer renderer, Mailer mailer, OutboundHttp http,
+                                            MeterRegistry meters) {
         registerSettings(settings);
         Webhooks webhooks = new Webhooks(http, WEBHOOK_TIMEOUT);
         ChannelService channels = new ChannelService(db, DetailsCodec.forKey(config.encryptionSecretKey, "channel.details"), webhooks,
@@ -36,7 +38,7 @@ public record NotificationModule(ChannelService channels, PulseService pulses, D
         SendHistory history = new SendHistory(db, clock);
         Duration backoff = Duration.ofMillis(backoffMillis(config));
         Delivery delivery = new Delivery(pulses, channels, cards, dashboards, users, runner, renderer, mailer, webhooks, history,
-                settings, clock, backoff);
+                settings, clock, backoff, meters);
         return new NotificationModule(channels, pulses, delivery, history, new UnsubscribeService(settings, pulses, config, clock),
                 new PulseSchedule(pulses, delivery, settings, sendLease(config)));
     }

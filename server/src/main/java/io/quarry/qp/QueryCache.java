@@ -1,5 +1,7 @@
 package io.quarry.qp;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.quarry.appdb.Db;
 import io.quarry.core.Json;
@@ -35,12 +37,22 @@ public final class QueryCache {
 
     private final Db db;
     private final Clock clock;
+    private final Counter hits;
+    private final Counter misses;
 
-    public QueryCache(Db db, Clock clock) {
+    /** {@code meters}: hits and misses are counted as {@code quarry_query_cache_total{result="hit"|"miss"}}. */
+    public QueryCache(Db db, Clock clock, MeterRegistry meters) {
         this.db = db;
+        hits = cacheCounter(meters, "hit");
+        misses = cacheCounter(meters, "miss");
         // cached results are not what the application database's caches hold: storing one changes none of them
         db.writesNothingCached(QueryCacheMapper.class, "updateCachedResult", "insertCachedResult", "deleteCachedResultsBefore");
         this.clock = clock;
+    }
+
+    private static Counter cacheCounter(MeterRegistry meters, String result) {
+        return Counter.builder("quarry.query.cache").description("Look-ups of the result cache by saved cards with a cache TTL")
+                .tag("result", result).register(meters);
     }
 
     /** A stored row of query_cache. */
@@ -75,8 +87,10 @@ public final class QueryCache {
         OffsetDateTime notBefore = OffsetDateTime.now(clock).minus(ttl);
         Stored stored = db.with(QueryCacheMapper.class, m -> m.findCachedResult(key, notBefore));
         if (stored == null) {
+            misses.increment();
             return null;
         }
+        hits.increment();
         Map<String, Object> json = gunzip(stored.results);
         List<Column> columns = new ArrayList<>();
         for (Object col : (List<Object>) json.get("cols")) {

@@ -1,5 +1,6 @@
 package io.quarry.qp;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarry.driver.Driver;
 import io.quarry.driver.StatementKind;
 import io.quarry.driver.StatementRefused;
@@ -43,10 +44,13 @@ public final class QueryExecutor {
 
     private final Warehouses warehouses;
     private final QueryTimers timers;
+    private final QueryMeters meters;
 
-    public QueryExecutor(Warehouses warehouses, QueryTimers timers) {
+    /** {@code meters}: where each query's duration is recorded, by database and outcome ({@link QueryMeters}). */
+    public QueryExecutor(Warehouses warehouses, QueryTimers timers, MeterRegistry meters) {
         this.warehouses = warehouses;
         this.timers = timers;
+        this.meters = new QueryMeters(meters);
     }
 
     /** The door the executor borrows its connections from. */
@@ -70,9 +74,18 @@ public final class QueryExecutor {
         try {
             return open(database, driver, query, rowLimit, timeoutSeconds, prepared, began);
         } catch (StatementRefused e) {
+            meters.failed(database.id, QueryMeters.REFUSED, began);
             throw new QueryFailure(QueryFailure.Type.INVALID_QUERY, e.getMessage(), e.getSQLState(), e);
         } catch (SQLException e) {
-            throw failure(e, timeoutSeconds);
+            QueryFailure failure = failure(e, timeoutSeconds);
+            meters.failed(database.id, failure.type().key, began);
+            throw failure;
+        } catch (QueryFailure e) {
+            meters.failed(database.id, e.type().key, began);
+            throw e;
+        } catch (RuntimeException e) {
+            meters.failed(database.id, QueryMeters.ERROR, began);
+            throw e;
         }
     }
 
@@ -102,7 +115,7 @@ public final class QueryExecutor {
             prepared.accept(statement);
             ResultSet rs = executeHolding(persistedTablesSwaps(driver, database, query), statement, timeoutSeconds);
             List<Column> columns = columns(rs.getMetaData(), driver, query.columns());
-            return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began);
+            return new Cursor(connection, statement, rs, columns, rowLimit, timeoutSeconds, began, meters, database.id);
         } catch (SQLException | RuntimeException e) {
             closeQuietly(statement, connection);
             throw e;
@@ -246,9 +259,13 @@ public final class QueryExecutor {
         private final long rowLimit;
         private final int timeoutSeconds;
         private final long began;
+        private final QueryMeters meters;
+        private final long databaseId;
+        /** Whether the query's outcome has been recorded (once: by the stream, else when the cursor closes). */
+        private boolean recorded;
 
         private Cursor(Connection connection, PreparedStatement statement, ResultSet rs, List<Column> columns, long rowLimit,
-                       int timeoutSeconds, long began) {
+                       int timeoutSeconds, long began, QueryMeters meters, long databaseId) {
             this.connection = connection;
             this.statement = statement;
             this.rs = rs;
@@ -256,6 +273,34 @@ public final class QueryExecutor {
             this.rowLimit = rowLimit;
             this.timeoutSeconds = timeoutSeconds;
             this.began = began;
+            this.meters = meters;
+            this.databaseId = databaseId;
+        }
+
+        /** What a failure while streaming is called in the metrics (as a failure to execute is, {@link QueryMeters}). */
+        private String outcomeOf(Throwable failure) {
+            if (failure instanceof IOException) {
+                return QueryMeters.CLIENT_GONE;
+            }
+            if (failure instanceof QueryFailure queryFailure) {
+                return queryFailure.type().key;
+            }
+            if (failure instanceof SQLException sql) {
+                return failure(sql, timeoutSeconds).type().key;
+            }
+            return QueryMeters.ERROR;
+        }
+
+        /** Records the query's outcome once: what its stream came to, or (closed unread) that it executed. */
+        private void record(String outcome) {
+            if (!recorded) {
+                recorded = true;
+                if (outcome == null) {
+                    meters.completed(databaseId, began);
+                } else {
+                    meters.failed(databaseId, outcome, began);
+                }
+            }
         }
 
         public List<Column> columns() {
@@ -279,6 +324,7 @@ public final class QueryExecutor {
                 } catch (IOException | SQLException | RuntimeException | Error e) {
                     // The client went away, or reading failed: stop the statement on the database at once.
                     cancel();
+                    record(outcomeOf(e));
                     throw e;
                 } finally {
                     if (ahead != null) {
@@ -288,6 +334,7 @@ public final class QueryExecutor {
                 ResultWriter.Summary summary = new ResultWriter.Summary(rows, reader.truncated, rowLimit,
                         (System.nanoTime() - began) / 1_000_000);
                 writer.end(summary);
+                record(null);
                 return summary;
             } catch (SQLException e) {
                 throw failure(e, timeoutSeconds);
@@ -369,6 +416,7 @@ public final class QueryExecutor {
 
         @Override
         public void close() {
+            record(null);
             try {
                 rs.close();
             } catch (SQLException ignored) {

@@ -2,6 +2,7 @@ package io.quarry.qp;
 
 import static java.util.Objects.requireNonNull;
 
+import io.quarry.core.Problem;
 import io.quarry.driver.DatabasePools;
 import io.quarry.driver.Driver;
 import io.quarry.driver.Drivers;
@@ -38,6 +39,8 @@ public final class Warehouses {
      * properties on every connection was ~2 % of a card query.
      */
     private final Map<SpecKey, BuiltSpec> specs = new ConcurrentHashMap<>();
+    /** By database id: the last failure to get a connection from its pools (for the health details). */
+    private final Map<Long, Problem> connectionFailures = new ConcurrentHashMap<>();
 
     private record SpecKey(long databaseId, boolean writes) {
     }
@@ -146,13 +149,40 @@ public final class Warehouses {
             built = new BuiltSpec(database, mayWrite, driverOf(database).connectionSpec(database.details, mayWrite));
             specs.put(key, built);
         }
-        return pools.connection(database.id, writes, built.spec());
+        try {
+            return pools.connection(database.id, writes, built.spec());
+        } catch (SQLException | RuntimeException e) {
+            connectionFailures.put(database.id, Problem.of(e));
+            throw e;
+        }
+    }
+
+    /**
+     * A health check of the database (for the health details): a read connection borrowed from its pool and asked
+     * whether it is valid, within {@code timeoutSeconds}. A failure is recorded as the database's last connection failure
+     * and thrown.
+     */
+    public void check(Database database, int timeoutSeconds) throws SQLException {
+        try (Connection connection = borrowRead(database)) {
+            if (!connection.isValid(timeoutSeconds)) {
+                SQLException invalid = new SQLException("The connection did not answer a validity check within " + timeoutSeconds + " s",
+                        "08006");
+                connectionFailures.put(database.id, Problem.of(invalid));
+                throw invalid;
+            }
+        }
+    }
+
+    /** The last failure to get a connection to the database since start-up (or since it was forgotten), or null. */
+    public Problem lastConnectionFailure(long databaseId) {
+        return connectionFailures.get(databaseId);
     }
 
     /** Closes the database's pools (it was deleted, or its connection details changed). */
     public void forget(long databaseId) {
         specs.remove(new SpecKey(databaseId, false));
         specs.remove(new SpecKey(databaseId, true));
+        connectionFailures.remove(databaseId);
         pools.close(databaseId);
     }
 

@@ -1,7 +1,11 @@
 package io.quarry.schedule;
 
 import com.cronutils.model.time.ExecutionTime;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarry.appdb.Db;
+import io.quarry.core.Problem;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -96,13 +100,23 @@ public final class ClusterJobs {
     private final Map<String, ExecutionTime> parsed = new ConcurrentHashMap<>();
     private final Set<String> invalidReported = ConcurrentHashMap.newKeySet();
     private final ExecutorService workers;
+    private final MeterRegistry meters;
+    private volatile Instant lastPoll;
+    private volatile Problem lastPollFailure;
+    private volatile Problem lastLeaseFailure;
     private volatile boolean stopped;
     private ScheduledFuture<?> polling;
     private ScheduledFuture<?> wakeUp;
     private long wakeUpAt;
 
-    public ClusterJobs(Db db, DataSource dataSource, ScheduledExecutorService scheduler, Clock clock) {
+    /**
+     * {@code meters}: each run's duration is recorded as {@code quarry_job_duration_seconds{job, outcome}} (the job's
+     * kind, {@link #kindOf}, not its key: one series per kind of job), each skipped due time as
+     * {@code quarry_job_skipped_total{job}}.
+     */
+    public ClusterJobs(Db db, DataSource dataSource, ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters) {
         this.db = Objects.requireNonNull(db, "db is null");
+        this.meters = Objects.requireNonNull(meters, "meters is null");
         this.leases = new JdbcLockProvider(Objects.requireNonNull(dataSource, "dataSource is null"), "quarry_job_lease");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -146,6 +160,35 @@ public final class ClusterJobs {
         } catch (RuntimeException e) {
             log.warn("Polling scheduled jobs failed: {}", e.toString());
         }
+    }
+
+    /**
+     * What the health details report of the scheduler: whether it polls, when it last polled to the end, the last poll
+     * that failed and the last lease that could not be asked for (the lease table unreachable), each null when none.
+     */
+    public record Health(boolean started, Instant lastPoll, Problem lastPollFailure, Problem lastLeaseFailure) {
+    }
+
+    public Health health() {
+        boolean started;
+        synchronized (this) {
+            started = polling != null && !stopped;
+        }
+        return new Health(started, lastPoll, lastPollFailure, lastLeaseFailure);
+    }
+
+    /**
+     * A job's kind, for metrics: its key without the id and schedule that follow the first {@code :} or {@code .} before
+     * a digit ({@code sync:metadata:3} → {@code sync:metadata}, {@code send-pulse.12.0_0_*} → {@code send-pulse}).
+     */
+    public static String kindOf(String key) {
+        for (int i = 0; i + 1 < key.length(); i++) {
+            char c = key.charAt(i);
+            if ((c == ':' || c == '.') && Character.isDigit(key.charAt(i + 1))) {
+                return key.substring(0, i);
+            }
+        }
+        return key;
     }
 
     /** Makes sure a poll happens within {@code delay} (besides the periodic ones), keeping an earlier one planned. */
@@ -216,6 +259,17 @@ public final class ClusterJobs {
         if (stopped) {
             return List.of();
         }
+        try {
+            List<Future<?>> runs = pollJobs();
+            lastPoll = Instant.now();
+            return runs;
+        } catch (RuntimeException e) {
+            lastPollFailure = Problem.of(e);
+            throw e;
+        }
+    }
+
+    private List<Future<?>> pollJobs() {
         Map<String, Job> jobs = new LinkedHashMap<>();
         for (JobSource source : sources) {
             Collection<Job> listed;
@@ -285,6 +339,8 @@ public final class ClusterJobs {
             int changed = db.with(JobRunMapper.class, m -> m.advance(job.key(), skip.upTo(), "skipped", null, null,
                     "Due at " + skip.missed() + ", more than " + job.catchUp() + " ago", instance, now));
             if (changed > 0) {
+                Counter.builder("quarry.job.skipped").description("Due times of scheduled jobs skipped, older than their catch-up window")
+                        .tag("job", kindOf(job.key())).register(meters).increment();
                 log.info("Scheduled job '{}' was due at {}, more than its catch-up window {} ago: skipped", job.key(),
                         skip.missed(), job.catchUp());
             }
@@ -308,7 +364,13 @@ public final class ClusterJobs {
     }
 
     private void attempt(Job job, Instant due) {
-        Optional<SimpleLock> lease = leases.lock(new LockConfiguration(ClockProvider.now(), job.key(), job.maxRun(), Duration.ZERO));
+        Optional<SimpleLock> lease;
+        try {
+            lease = leases.lock(new LockConfiguration(ClockProvider.now(), job.key(), job.maxRun(), Duration.ZERO));
+        } catch (RuntimeException e) {
+            lastLeaseFailure = Problem.of(e);
+            throw e;
+        }
         if (lease.isEmpty()) {
             log.debug("Scheduled job '{}' is leased by another instance", job.key());
             return;
@@ -320,6 +382,7 @@ public final class ClusterJobs {
                 return; // another instance ran it while this one waited
             }
             Instant started = clock.instant();
+            long startedNanos = System.nanoTime();
             String error = null;
             try {
                 job.task().accept(due.atZone(job.zone()));
@@ -338,6 +401,9 @@ public final class ClusterJobs {
                 return;
             }
             String failure = error;
+            Timer.builder("quarry.job.duration").description("Runs of scheduled jobs (syncs, sends, refreshes), once across the cluster")
+                    .tag("job", kindOf(job.key())).tag("outcome", failure == null ? "ok" : "failed")
+                    .register(meters).record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
             Instant finished = clock.instant();
             db.with(JobRunMapper.class, m -> m.advance(job.key(), due, failure == null ? "ok" : "failed", started, finished,
                     failure, instance, finished));

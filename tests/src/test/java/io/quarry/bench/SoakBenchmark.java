@@ -2,6 +2,7 @@ package io.quarry.bench;
 
 import io.quarry.testing.Api;
 import io.quarry.testing.Fixtures;
+import io.quarry.testing.PrometheusText;
 import io.quarry.testing.TargetDatabases;
 import io.quarry.testing.TestAppDb;
 import io.quarry.testing.TestServer;
@@ -43,7 +44,8 @@ public final class SoakBenchmark {
                 Runtime.getRuntime().availableProcessors(), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 TestAppDb.isPostgres() ? "PostgreSQL (embedded)" : "H2 (file)", Runtime.getRuntime().maxMemory() >> 20,
                 connections, seconds);
-        TestServer server = TestServer.start();
+        // the metrics at /api/metrics, scraped at the end (what an operator's Prometheus would have seen)
+        TestServer server = TestServer.start(Map.of("MB_PROMETHEUS_API_ENABLED", "true"));
         try {
             Api api = server.api();
             String session = Fixtures.setUp(api);
@@ -134,9 +136,58 @@ public final class SoakBenchmark {
             System.out.printf(Locale.ROOT, "RESULT throughput %.1f req/s over %.0f s, p50 %.1f ms, p99 %.1f ms, %d errors of %d%n",
                     all.length / elapsed, elapsed, percentile(all, 50), percentile(all, 99), errorCount, all.length);
             System.out.printf(Locale.ROOT, "RESULT heap after GC at end: %s; process RSS %s%n", heapAfterGc(), rss());
+            printMetrics(admin, databaseId, elapsed, merge(latencies.get(Kind.QUERY)));
         } finally {
             server.close();
         }
+    }
+
+    /**
+     * The server's own view of the run, from one scrape of {@code GET /api/metrics}: queries by outcome and their mean
+     * time inside Quarry against the client's mean for a card query (the ratio is the share of a card query spent
+     * executing it), the pools' waits, GC pauses as a share of the run; and the scrape's own cost against a
+     * {@code GET /api/health} (the floor) timed the same way, just before it.
+     */
+    private static void printMetrics(Api admin, long databaseId, double elapsed, long[] queryNanos) {
+        long floor = bestOf(5, () -> admin.get(200, "health"));
+        String[] text = new String[1];
+        long scrape = bestOf(5, () -> text[0] = admin.get(200, "metrics").body());
+        String metrics = text[0];
+        Map<String, String> db = Map.of("database_id", String.valueOf(databaseId));
+        double ok = PrometheusText.count(metrics, "quarry_query_duration_seconds_count", Map.of("database_id", String.valueOf(databaseId),
+                "outcome", "ok"));
+        double all = PrometheusText.count(metrics, "quarry_query_duration_seconds_count", db);
+        double serverMeanMs = 1000 * PrometheusText.count(metrics, "quarry_query_duration_seconds_sum", db) / Math.max(1, all);
+        double clientMeanMs = queryNanos.length == 0 ? 0 : Arrays.stream(queryNanos).average().orElse(0) / 1e6;
+        System.out.printf(Locale.ROOT, "METRICS queries on the shop database (the seeded cards' result-metadata reads too): "
+                + "%.0f, %.0f ok; mean inside Quarry %.2f ms, client's mean per card query %.2f ms (ratio %.2f)%n", all, ok, serverMeanMs, clientMeanMs,
+                clientMeanMs == 0 ? 0 : serverMeanMs / clientMeanMs);
+        for (String pool : List.of("app-db", "db-" + databaseId)) {
+            Map<String, String> label = Map.of("database", pool);
+            System.out.printf(Locale.ROOT, "METRICS pool %s: %.0f connections of %.0f, %.0f waiting now, longest wait %.0f ms, %.0f borrows%n",
+                    pool, PrometheusText.count(metrics, "c3p0_num_connections", label), PrometheusText.count(metrics, "c3p0_max_pool_size", label),
+                    PrometheusText.count(metrics, "c3p0_num_threads_awaiting_checkout_default_user", label),
+                    PrometheusText.count(metrics, "quarry_pool_borrow_wait_max_milliseconds", label),
+                    PrometheusText.count(metrics, "quarry_pool_borrowed_connections", label));
+        }
+        double gcSeconds = PrometheusText.count(metrics, "jvm_gc_pause_seconds_sum", Map.of());
+        System.out.printf(Locale.ROOT, "METRICS GC pauses %.2f s (%.1f %% of the run), live threads %.0f, result cache %.0f hits / %.0f misses%n",
+                gcSeconds, 100 * gcSeconds / elapsed, PrometheusText.count(metrics, "jvm_threads_live_threads", Map.of()),
+                PrometheusText.count(metrics, "quarry_query_cache_total", Map.of("result", "hit")),
+                PrometheusText.count(metrics, "quarry_query_cache_total", Map.of("result", "miss")));
+        System.out.printf(Locale.ROOT, "RESULT metrics scrape: %d lines, %.2f ms, GET /api/health %.2f ms (ratio %.1f)%n",
+                metrics.lines().count(), scrape / 1e6, floor / 1e6, (double) scrape / Math.max(1, floor));
+    }
+
+    /** The fastest of {@code runs} runs of {@code work}, in nanoseconds. */
+    private static long bestOf(int runs, Runnable work) {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < runs; i++) {
+            long began = System.nanoTime();
+            work.run();
+            best = Math.min(best, System.nanoTime() - began);
+        }
+        return best;
     }
 
     private static HttpRequest request(Kind kind, URI base, String session, ThreadLocalRandom random, long[] collections,

@@ -37,8 +37,10 @@ class ConnectionPoolsTest {
             pool.setMinIdle(2);
             pool.setMaxTotal(9);
             Map<String, Object> stats = PoolStats.of(pool);
-            assertEquals(List.of("numConnections", "numIdleConnections", "numBusyConnections", "minPoolSize", "maxPoolSize"),
+            assertEquals(List.of("numConnections", "numIdleConnections", "numBusyConnections", "minPoolSize", "maxPoolSize",
+                    "numThreadsAwaitingCheckoutDefaultUser", "borrowWaitMaxMillis", "borrowWaitMeanMillis", "borrowedCount"),
                     List.copyOf(stats.keySet()));
+            assertEquals(0, stats.get("numThreadsAwaitingCheckoutDefaultUser"));
             assertEquals(0, stats.get("numConnections"));
             assertEquals(2, stats.get("minPoolSize"));
             assertEquals(9, stats.get("maxPoolSize"));
