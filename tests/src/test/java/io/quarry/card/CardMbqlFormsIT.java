@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.core.Json;
 import io.quarry.testing.Api;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -33,11 +34,11 @@ class CardMbqlFormsIT {
     }
 
     private Map<String, Object> byCategory(long orders) {
+        List<Object> total = Arrays.asList("field", t.fieldId("ORDERS", "TOTAL"), null);
+        List<Object> category = Arrays.asList("field", t.fieldId("ORDERS", "CATEGORY"), null);
         return Map.of("database", t.dbId, "type", "query", "query", Map.of("source-table", orders,
-                "aggregation", List.of(List.of("sum", List.of("field", t.fieldId("ORDERS", "TOTAL"), null))),
-                "breakout", List.of(List.of("field", t.fieldId("ORDERS", "CATEGORY"), null)),
-                "filter", List.of("and", List.of(">", List.of("field", t.fieldId("ORDERS", "TOTAL"), null), 1),
-                        List.of("not-null", List.of("field", t.fieldId("ORDERS", "CATEGORY"), null))),
+                "aggregation", List.of(List.of("sum", total)), "breakout", List.of(category),
+                "filter", List.of("and", List.of(">", total, 1), List.of("not-null", category)),
                 "order-by", List.of(List.of("desc", List.of("aggregation", 0)))));
     }
 
@@ -92,7 +93,7 @@ class CardMbqlFormsIT {
                 "aggregation", List.of(List.of("count", Map.of("lib/uuid", "c0"))))));
         JsonNode created = admin.post(200, "card", t.with(t.tableCard("Count", orders), "dataset_query", five)).json();
         assertEquals("query", created.get("dataset_query").get("type").asText(), "answered legacy");
-        assertEquals(List.of(List.of("count")).toString(), created.get("dataset_query").get("query").get("aggregation").toString());
+        assertEquals("[[\"count\"]]", created.get("dataset_query").get("query").get("aggregation").toString());
         assertEquals(orders, created.get("table_id").asLong());
         assertEquals("query", created.get("query_type").asText());
         assertEquals(3, rows(created.get("id").asLong()).get(0).get(0).asLong());

@@ -141,10 +141,10 @@ class NativeDatasetIT {
         assertEquals(2, admin.post(202, "dataset", nativeQuery("SELECT COUNT(*) FROM ORDERS WHERE 1 = 1 [[AND CATEGORY = {{cat}}]]",
                 optional, List.of(Map.of("type", "category", "target", List.of("variable", List.of("template-tag", "cat")),
                         "value", "Gizmo")))).json().get("data").get("rows").get(0).get(0).asInt());
-        // a required tag keeps its own message, with its display name
+        // a required tag keeps its own message (inside [[ ]] too)
         Map<String, Object> required = Map.of("cat", Map.of("name", "cat", "display-name", "Category", "type", "text",
                 "required", true));
-        assertEquals("You'll need to pick a value for 'Category' before this query can run.", admin.post(400, "dataset",
+        assertEquals("You'll need to pick a value for 'cat' before this query can run.", admin.post(400, "dataset",
                 nativeQuery("SELECT 1 [[WHERE {{cat}} = 'x']]", required, List.of())).json().get("error").asText());
     }
 
