@@ -99,8 +99,12 @@ public final class ActionService {
         return out;
     }
 
+    /** {@code GET /api/action/:id}: 404 for an archived action, as in Metabase (it comes back once unarchived). */
     public Map<String, Object> get(Caller caller, long id) {
-        Action action = requireReadable(caller, id);
+        return viewOf(caller, requireLive(caller, id));
+    }
+
+    private Map<String, Object> viewOf(Caller caller, Action action) {
         return view(action, new HashMap<>(), cards.visible(caller).canWrite(action.modelCollectionId));
     }
 
@@ -172,7 +176,11 @@ public final class ActionService {
         return get(caller, action.id);
     }
 
-    /** {@code PUT /api/action/:id}: the keys present change; {@code archived} archives or restores. */
+    /**
+     * {@code PUT /api/action/:id}: the keys present change; {@code archived} archives or restores (the only way back
+     * for an archived action, which {@code GET} and the lists no longer show). The answer is the action as stored,
+     * archived or not.
+     */
     public Map<String, Object> update(Caller caller, long id, JsonNode json) {
         caller.id();
         Action action = Checks.found(db.with(ActionMapper.class, m -> m.findAction(id)));
@@ -238,7 +246,7 @@ public final class ActionService {
         validate(caller, action);
         action.updatedAt = OffsetDateTime.now(clock);
         db.run(session -> session.getMapper(ActionMapper.class).updateAction(action));
-        return get(caller, id);
+        return viewOf(caller, requireReadable(caller, id));
     }
 
     public void delete(Caller caller, long id) {
@@ -252,10 +260,7 @@ public final class ActionService {
     public String publicLink(Caller caller, long id) {
         Checks.permitted(caller.superuser());
         requirePublicSharing();
-        Action action = requireReadable(caller, id);
-        if (action.archived) {
-            throw ApiException.notFound();
-        }
+        Action action = requireLive(caller, id);
         if (action.publicUuid != null) {
             return action.publicUuid;
         }
@@ -268,7 +273,7 @@ public final class ActionService {
         Checks.permitted(caller.superuser());
         requirePublicSharing();
         Action action = Checks.found(db.with(ActionMapper.class, m -> m.findAction(id)));
-        if (action.publicUuid == null) {
+        if (action.publicUuid == null || action.archived) {
             throw ApiException.notFound();
         }
         db.run(session -> session.getMapper(ActionMapper.class).setPublicUuid(id, null, null));
@@ -278,16 +283,12 @@ public final class ActionService {
 
     /** {@code POST /api/action/:id/execute}: the result, or {@link #NO_CONTENT}. */
     public Object execute(Caller caller, long id, Object parameters) {
-        Action action = requireReadable(caller, id);
-        if (action.archived) {
-            throw ApiException.notFound();
-        }
-        return run(action, parameters);
+        return run(requireLive(caller, id), parameters);
     }
 
     /** {@code GET /api/action/:id/execute?parameters=}: the current values of the row a row/update or row/delete acts on. */
     public Map<String, Object> prefill(Caller caller, long id, Map<String, Object> parameters) {
-        Action action = requireReadable(caller, id);
+        Action action = requireLive(caller, id);
         if (!action.type.equals("implicit")) {
             return Map.of();
         }
@@ -355,6 +356,17 @@ public final class ActionService {
     }
 
     // --- checks --------------------------------------------------------------------------------------------------
+
+    /** A readable action that is not archived: an archived one is 404 (before the rights check), as in Metabase. */
+    private Action requireLive(Caller caller, long id) {
+        caller.id();
+        Action action = Checks.found(db.with(ActionMapper.class, m -> m.findAction(id)));
+        if (action.archived) {
+            throw ApiException.notFound();
+        }
+        cards.requireReadable(action.modelId, caller);
+        return action;
+    }
 
     private Action requireReadable(Caller caller, long id) {
         caller.id();

@@ -143,10 +143,15 @@ public final class AssistantService {
         return card(answer, question);
     }
 
-    /** {@code POST /api/assistant/feedback}: stored for administrators. */
+    /**
+     * {@code POST /api/assistant/feedback}: stored for administrators. The kind of feedback is {@code feedback_type}
+     * (Metabase's key) or {@code feedback} (the spec's body, {@code {"feedback": "great", "prompt": ..., "sql": ...}});
+     * one of the two is required.
+     */
     public Map<String, Object> recordFeedback(Caller caller, JsonNode json) {
         Body body = Body.of(json);
-        String type = body.enumOf("feedback_type", false, FEEDBACK_TYPES.toArray(String[]::new));
+        String typeKey = body.hasValue("feedback_type") || !body.hasValue("feedback") ? "feedback_type" : "feedback";
+        String type = body.enumOf(typeKey, false, FEEDBACK_TYPES.toArray(String[]::new));
         String entityType = body.optString("entity_type");
         String prompt = body.optString("prompt");
         String sql = body.optString("sql");

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * metadata, with no language model. It understands counts, sums, averages, minimums and maximums and distinct counts
  * of a field; "by" one or two fields (time grouping by day, week, month, quarter or year); filters on a category value,
  * a number comparison, a year or a relative period; "top N" and sorting. Tables and fields are matched by name,
- * display name, singular or plural and a few synonyms.
+ * display name, singular or plural and a few synonyms, and by a word of a table's name or description that names
+ * nothing else.
  *
  * <p>Every word of the question must be understood: a word it does not know, or a name that could be two fields, is a
  * {@link NotUnderstood} naming it, never a guess.
@@ -81,6 +82,7 @@ final class Translator {
                 }
             }
         }
+        wordsOfTables();
         // synonyms name what their target names, unless the metadata has the word itself
         for (Map.Entry<String, List<String>> e : SYNONYMS.entrySet()) {
             if (vocabulary.containsKey(e.getKey())) {
@@ -95,6 +97,45 @@ final class Translator {
                 }
             }
         }
+    }
+
+    /**
+     * A table (or a model) is also known by each word of its name ("orders" for a model named "Orders model 2024") and,
+     * failing that, of its description (not a synonym's word), when that word means nothing else and names no other
+     * table: a word two tables share stays unknown rather than a guess.
+     */
+    private void wordsOfTables() {
+        Map<String, Set<TableInfo>> byName = new HashMap<>();
+        Map<String, Set<TableInfo>> byDescription = new HashMap<>();
+        for (TableInfo t : schema.tables()) {
+            for (String phrase : phrases(t.name(), t.displayName())) {
+                for (String word : phrase.split(" ")) {
+                    byName.computeIfAbsent(word, k -> new LinkedHashSet<>()).add(t);
+                }
+            }
+            if (t.description() != null) {
+                for (String word : phraseOf(t.description()).split(" ")) {
+                    byDescription.computeIfAbsent(word, k -> new LinkedHashSet<>()).add(t);
+                }
+            }
+        }
+        Map<String, TableInfo> aliases = new LinkedHashMap<>();
+        byName.forEach((word, tables) -> {
+            if (tables.size() == 1 && aliasable(word)) {
+                aliases.put(word, tables.iterator().next());
+            }
+        });
+        byDescription.forEach((word, tables) -> {
+            if (tables.size() == 1 && word.length() > 3 && aliasable(word) && !byName.containsKey(word)
+                    && !SYNONYMS.containsKey(word)) {
+                aliases.put(word, tables.iterator().next());
+            }
+        });
+        aliases.forEach((word, table) -> add(word, new Term(Kind.TABLE, table, null, null, null, 0)));
+    }
+
+    private boolean aliasable(String word) {
+        return !word.isEmpty() && !Character.isDigit(word.charAt(0)) && !STOP.contains(word) && !vocabulary.containsKey(word);
     }
 
     // --- vocabulary ----------------------------------------------------------------------------------------------

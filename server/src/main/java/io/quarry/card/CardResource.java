@@ -3,6 +3,7 @@ package io.quarry.card;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarry.core.Caller;
 import io.quarry.qp.QueryMetadata;
+import io.quarry.qp.mbql.QueryForms;
 import io.quarry.qp.run.QueryContext;
 import io.quarry.qp.run.QueryRequest;
 import io.quarry.qp.run.QueryRunner;
@@ -97,13 +98,19 @@ public final class CardResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
-    public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("ignore_view") BoolStr ignoreView) {
+    public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("ignore_view") BoolStr ignoreView,
+                                   @QueryParam("legacy-mbql") BoolStr legacyMbql) {
         Card card = cards.requireReadable(id.value(), caller());
         if (!BoolStr.orDefault(ignoreView, false)) {
             cards.touch(card.id);
             card = cards.require(card.id);
         }
-        return cards.fullView(card, caller());
+        Map<String, Object> view = cards.fullView(card, caller());
+        if (!BoolStr.orDefault(legacyMbql, true)) {
+            // Metabase v0.63's own default; Quarry's default stays legacy MBQL, which every client reads
+            view.put("dataset_query", QueryForms.mbql5Json(card.datasetQuery));
+        }
+        return view;
     }
 
     /** Unknown keys are ignored: clients send whole cards back. */

@@ -837,6 +837,11 @@ public final class CardService implements Revertible {
         if (!isNative && datasetQuery.get("query") instanceof Map<?, ?> inner && inner.get("source-table") instanceof Number t) {
             card.tableId = t.longValue();
         }
+        // MBQL 5 (accepted as Metabase v0.63 sends it): the table of its only stage
+        if (!isNative && datasetQuery.get("stages") instanceof List<?> stages && stages.size() == 1
+                && stages.get(0) instanceof Map<?, ?> stage && stage.get("source-table") instanceof Number t) {
+            card.tableId = t.longValue();
+        }
     }
 
     /**

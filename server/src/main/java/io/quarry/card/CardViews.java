@@ -1,5 +1,6 @@
 package io.quarry.card;
 
+import io.quarry.qp.mbql.QueryForms;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,7 +19,7 @@ final class CardViews {
         v.put("display", c.display);
         v.put("type", c.cardType);
         v.put("dataset", "model".equals(c.cardType));
-        v.put("dataset_query", CardService.parse(c.datasetQuery));
+        v.put("dataset_query", QueryForms.legacyJson(c.datasetQuery)); // legacy MBQL by default (docs/features.md)
         v.put("query_type", c.queryType);
         v.put("visualization_settings", CardService.parse(c.visualizationSettings));
         v.put("result_metadata", CardService.parse(c.resultMetadata));

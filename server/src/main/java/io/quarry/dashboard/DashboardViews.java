@@ -1,6 +1,7 @@
 package io.quarry.dashboard;
 
 import io.quarry.collection.CollectionAccess.Visible;
+import io.quarry.qp.mbql.QueryForms;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -86,7 +87,7 @@ public final class DashboardViews {
             return hidden;
         }
         Map<String, Object> v = cardSummary(c);
-        v.put("dataset_query", DashboardService.parse(c.datasetQuery));
+        v.put("dataset_query", QueryForms.legacyJson(c.datasetQuery));
         v.put("visualization_settings", DashboardService.parse(c.visualizationSettings));
         v.put("result_metadata", DashboardService.parse(c.resultMetadata));
         v.put("parameters", DashboardService.parse(c.parameters == null ? "[]" : c.parameters));

@@ -51,7 +51,7 @@ final class CacheTables {
                 SqlDialect d = session.dialect();
                 String probe = d.qualify(schema, "cache_info");
                 try {
-                    session.update("CREATE SCHEMA IF NOT EXISTS " + d.quote(schema), List.of(), false);
+                    createSchema(session, schema);
                 } catch (SQLException e) {
                     return "The database user cannot create the cache schema " + schema + ": it needs the CREATE privilege on the "
                             + "database (" + e.getMessage().strip() + ")";
@@ -75,6 +75,21 @@ final class CacheTables {
     }
 
     /**
+     * Creates the schema unless it is there: a user that owns an existing schema but may not create schemas (the
+     * Sample Database's) must not be asked to, since some engines (H2) check that right even for {@code IF NOT EXISTS}.
+     */
+    private static void createSchema(WarehouseSession session, String schema) throws SQLException {
+        try (java.sql.ResultSet schemas = session.metadata().getSchemas(session.catalog(), schema)) {
+            while (schemas.next()) {
+                if (schema.equals(schemas.getString("TABLE_SCHEM"))) {
+                    return;
+                }
+            }
+        }
+        session.update("CREATE SCHEMA IF NOT EXISTS " + session.dialect().quote(schema), List.of(), false);
+    }
+
+    /**
      * Builds the model's table from its compiled query and swaps it in for {@code table}. Returns the table's columns;
      * a failure is a {@link QueryFailure} with the database's message (the old table is untouched).
      */
@@ -85,7 +100,7 @@ final class CacheTables {
                 SqlDialect d = session.dialect();
                 String building = d.qualify(schema, table + "_new");
                 String source = "(" + sql + ") " + d.quote("source");
-                session.update("CREATE SCHEMA IF NOT EXISTS " + d.quote(schema), List.of(), false);
+                createSchema(session, schema);
                 session.update("DROP TABLE IF EXISTS " + building, List.of(), false);
                 List<BuiltColumn> columns = new ArrayList<>();
                 List<String> definitions = new ArrayList<>();

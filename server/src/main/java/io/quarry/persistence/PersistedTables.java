@@ -12,6 +12,7 @@ import io.quarry.setting.Settings;
 import io.quarry.qp.Warehouses;
 import io.quarry.warehouse.Database;
 import io.quarry.warehouse.DatabaseService;
+import io.quarry.warehouse.SampleDatabaseService;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -115,8 +116,16 @@ public final class PersistedTables implements io.quarry.card.CardService.Persist
         return info != null && info.active && info.queryHash != null && info.definition != null && SERVING_STATES.contains(info.state);
     }
 
-    /** The cache schema of a database: {@code metabase_cache_<first character of each group of site-uuid>_<id>}. */
+    /**
+     * The cache schema of a database: {@code metabase_cache_<first character of each group of site-uuid>_<id>}; for the
+     * bundled Sample Database the schema its file comes with ({@link SampleDatabaseService#CACHE_SCHEMA}), since its
+     * user may write there only.
+     */
     public String schemaName(long databaseId) {
+        Database database = databases.findShared(databaseId);
+        if (database != null && database.isSample) {
+            return SampleDatabaseService.CACHE_SCHEMA;
+        }
         return schemaName(settings.string("site-uuid"), databaseId);
     }
 

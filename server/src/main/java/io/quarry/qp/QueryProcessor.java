@@ -163,7 +163,7 @@ public final class QueryProcessor {
                         .fill(query.nativeSql());
                 return new CompiledQuery(bound.sql(), bound.params(), List.of(), true);
             } catch (TemplateException e) {
-                throw new QueryFailure(e.getMessage().startsWith("You'll need") ? QueryFailure.Type.MISSING_REQUIRED_PARAMETER
+                throw new QueryFailure(e.missingParameter() ? QueryFailure.Type.MISSING_REQUIRED_PARAMETER
                         : QueryFailure.Type.INVALID_QUERY, e.getMessage());
             }
         }

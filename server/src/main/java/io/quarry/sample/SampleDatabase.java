@@ -37,7 +37,12 @@ import org.slf4j.LoggerFactory;
  * directory next to it and moved into place atomically when complete, under a JVM-wide lock plus a file lock on
  * {@code <dir>/sample-database.lock}, so concurrent callers (threads or processes) see either no file or a
  * complete one. Queries go through {@link #jdbcUrl(Path)}: read-only, never creating a database, as {@link #USER},
- * a user with SELECT rights only (no admin functions such as FILE_READ or CREATE ALIAS).
+ * a user with SELECT rights only on the data (no admin functions such as FILE_READ or CREATE ALIAS).
+ *
+ * <p>Model caching needs a schema the connection user may write: the file has one, {@link #CACHE_SCHEMA}, owned by
+ * {@link #USER} (it may create, fill and drop tables there and nowhere else; H2 lets only schema administrators create
+ * schemas, so it is made when the file is built). A file built before it had this schema is rebuilt by
+ * {@link #ensure(Path)} (the data is generated, the same every time).
  */
 public final class SampleDatabase {
     private static final Logger log = LoggerFactory.getLogger(SampleDatabase.class);
@@ -51,6 +56,8 @@ public final class SampleDatabase {
     /** The read-only query user (Metabase's sample connection used GUEST/guest too). */
     public static final String USER = "GUEST";
     public static final String PASSWORD = "guest";
+    /** The schema the cache tables of persisted models go to, owned by {@link #USER}. */
+    public static final String CACHE_SCHEMA = "metabase_cache_sample";
     /** The seed of the data: changing it changes every row. */
     static final long SEED = 20_160_430L;
 
@@ -78,7 +85,7 @@ public final class SampleDatabase {
         }
         Path database = dir.resolve(NAME);
         Path file = dir.resolve(FILE_NAME);
-        if (Files.isRegularFile(file)) {
+        if (Files.isRegularFile(file) && current(database)) {
             return database;
         }
         try {
@@ -87,7 +94,7 @@ public final class SampleDatabase {
                 try (FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
                         StandardOpenOption.WRITE);
                      FileLock lock = channel.lock()) {
-                    if (!Files.isRegularFile(file)) {
+                    if (!Files.isRegularFile(file) || !current(database)) {
                         deleteAbandonedBuilds(dir);
                         build(dir, file);
                     }
@@ -117,7 +124,24 @@ public final class SampleDatabase {
         return DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
     }
 
-    /** Builds the database in a private directory next to {@code target}, then moves the finished file there. */
+    /** Whether the file at {@code database} is of this build (it has the cache schema); false when it cannot be read. */
+    private static boolean current(Path database) {
+        try (Connection connection = connect(database);
+             PreparedStatement query = connection.prepareStatement(
+                     "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = ?")) {
+            query.setString(1, CACHE_SCHEMA);
+            try (var rows = query.executeQuery()) {
+                return rows.next() && rows.getInt(1) == 1;
+            }
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Builds the database in a private directory next to {@code target}, then moves the finished file there (over an
+     * outdated one).
+     */
     private static void build(Path dir, Path target) throws IOException {
         long started = System.nanoTime();
         BUILDS.incrementAndGet();
@@ -126,11 +150,16 @@ public final class SampleDatabase {
             Path built = buildDir.resolve(NAME);
             write(built);
             Path builtFile = buildDir.resolve(FILE_NAME);
+            boolean outdated = Files.isRegularFile(target);
             try {
                 Files.move(builtFile, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 // No atomic rename here: a plain move still never replaces a file someone else completed.
-                Files.move(builtFile, target);
+                if (outdated) {
+                    Files.move(builtFile, target, StandardCopyOption.REPLACE_EXISTING);
+                } else {
+                    Files.move(builtFile, target);
+                }
             }
             log.info("Created the sample database {} in {} ms", target, (System.nanoTime() - started) / 1_000_000);
         } catch (FileAlreadyExistsException e) {
@@ -165,6 +194,7 @@ public final class SampleDatabase {
                 }
                 statement.execute("CREATE USER " + USER + " PASSWORD '" + PASSWORD + "'");
                 statement.execute("GRANT SELECT ON SCHEMA PUBLIC TO " + USER);
+                statement.execute("CREATE SCHEMA \"" + CACHE_SCHEMA + "\" AUTHORIZATION " + USER);
                 connection.commit();
                 statement.execute("SHUTDOWN COMPACT");
             }

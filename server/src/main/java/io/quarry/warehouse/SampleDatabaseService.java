@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 public final class SampleDatabaseService {
     private static final Logger log = LoggerFactory.getLogger(SampleDatabaseService.class);
     public static final String NAME = "Sample Database";
+    /** The sample file's cache schema for persisted models, the one schema its connection user may write. */
+    public static final String CACHE_SCHEMA = SampleDatabase.CACHE_SCHEMA;
 
     private final DatabaseService databases;
     private final SyncLauncher sync;

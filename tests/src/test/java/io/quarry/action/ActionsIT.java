@@ -452,6 +452,10 @@ class ActionsIT {
         assertTrue(admin.put(200, "action/" + delete, Map.of("archived", true)).json().get("archived").asBoolean());
         assertFalse(admin.get(200, "action", "model-id", model).json().findValuesAsText("id").contains(String.valueOf(delete)));
         admin.post(404, "action/" + delete + "/execute", params("id", 1));
+        // Metabase: an archived action is not found (GET and the pre-fill) until it is unarchived
+        assertEquals("Not found.", admin.get(404, "action/" + delete).body());
+        user.get(404, "action/" + delete);
+        admin.get(404, "action/" + delete + "/execute", "parameters", "{\"id\":1}");
         assertFalse(admin.put(200, "action/" + delete, Map.of("archived", false, "name", "Delete customer"))
                 .json().get("archived").asBoolean());
         assertEquals("Delete customer", admin.get(200, "action/" + delete).json().get("name").asText());

@@ -246,6 +246,17 @@ class AssistantIT {
                         "query", Map.of("source-table", ordersTable)))).json();
         long modelId = model.get("id").asLong();
         admin.post(202, "card/" + modelId + "/query", Map.of());
+        // the words of the model's name: "orders" names the model "Orders model 2024"
+        long named = admin.post(200, "card", Map.of("name", "orders model 2024", "type", "model", "display", "table",
+                "visualization_settings", Map.of(), "dataset_query", Map.of("database", db, "type", "query",
+                        "query", Map.of("source-table", ordersTable)))).json().get("id").asLong();
+        admin.post(202, "card/" + named + "/query", Map.of());
+        JsonNode counted = user.post(200, "assistant/model/" + named, question("How many orders are there?")).json();
+        JsonNode countQuery = counted.get("card").get("dataset_query");
+        assertEquals("card__" + named, countQuery.get("query").get("source-table").asText());
+        assertEquals(admin.post(202, "dataset", Map.of("database", db, "type", "native", "native", Map.of("query",
+                "SELECT COUNT(*) FROM ORDERS"))).json().get("data").get("rows").get(0).get(0).asLong(),
+                user.post(202, "dataset", countQuery).json().get("data").get("rows").get(0).get(0).asLong());
         JsonNode answer = user.post(200, "assistant/model/" + modelId, question("how many rows by year")).json();
         JsonNode datasetQuery = answer.get("card").get("dataset_query");
         assertEquals("card__" + modelId, datasetQuery.get("query").get("source-table").asText());
@@ -283,6 +294,14 @@ class AssistantIT {
         assertEquals("counted the wrong thing", first.get("message").asText());
         assertEquals("SELECT COUNT(*) FROM ORDERS", first.get("sql").asText());
         user.get(403, "assistant/feedback");
+        // the spec's body names the kind "feedback"
+        JsonNode spec = user.post(200, "assistant/feedback", Map.of("feedback", "great", "prompt", "how many orders",
+                "sql", "SELECT COUNT(*) FROM ORDERS")).json();
+        assertEquals("great", spec.get("feedback").get("feedback_type").asText());
+        assertEquals("how many orders", admin.get(200, "assistant/feedback").json().get("data").get(0).get("prompt").asText());
+        JsonNode badKind = user.post(400, "assistant/feedback", Map.of("feedback", "meh")).json();
+        assertTrue(badKind.get("errors").has("feedback"), badKind.toString());
+        list = admin.get(200, "assistant/feedback").json();
         long before = list.get("total").asLong();
         for (Api.Res res : List.of(user.call("POST", "assistant/feedback", null), user.postForm(400, "assistant/feedback", Map.of()),
                 user.call("POST", "assistant/feedback", Map.of("feedback_type", "meh")))) {

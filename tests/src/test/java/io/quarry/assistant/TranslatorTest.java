@@ -61,4 +61,20 @@ class TranslatorTest {
         assertTrue(declined("average name of people").contains("not a number"));
         assertTrue(declined("how many orders over 100").contains("which field"));
     }
+
+    @Test
+    void aModelIsKnownByTheWordsOfItsNameAndDescription() {
+        SchemaSnapshot model = new SchemaSnapshot(7, "H2", List.of(new TableInfo(-1, null, "orders model 1764669000",
+                "orders model 1764669000", "Every purchase the shop confirmed", List.of(
+                        new FieldInfo(1, -1, "TOTAL", "Total", "type/Float", null, null, List.of())))), 42L);
+        for (String question : List.of("How many orders are there?", "how many purchases", "how many rows in the model")) {
+            assertEquals("{\"source-table\":\"card__42\",\"aggregation\":[[\"count\"]]}",
+                    Json.write(new Translator(model).translate(question).query().get("query")), question);
+        }
+        // a word two tables share names neither
+        SchemaSnapshot two = new SchemaSnapshot(7, "H2", List.of(
+                new TableInfo(1, "PUBLIC", "ORDERS_2023", "Orders 2023", null, List.of()),
+                new TableInfo(2, "PUBLIC", "ORDERS_2024", "Orders 2024", null, List.of())), null);
+        assertThrows(Translator.NotUnderstood.class, () -> new Translator(two).translate("how many orders"));
+    }
 }

@@ -116,6 +116,38 @@ class NativeDatasetIT {
         api.post(401, "dataset", nativeQuery("SELECT 1", Map.of(), List.of()));
     }
 
+    /**
+     * Metabase's substitution: a tag with no value outside any optional clause (one the query does not declare, or an
+     * optional one nobody gave a value) stops the query, all such tags named; inside {@code [[ ]]} it drops the clause.
+     */
+    @Test
+    void tagsWithoutAValueAnswerAsMetabaseDoes() {
+        JsonNode undeclared = admin.post(400, "dataset", nativeQuery("SELECT COUNT(*) FROM ORDERS WHERE CATEGORY = {{cat}}",
+                Map.of(), List.of())).json();
+        assertEquals("Cannot run the query: missing required parameters: #{\"cat\"}", undeclared.get("error").asText());
+        assertEquals("missing-required-parameter", undeclared.get("error_type").asText());
+        assertEquals("failed", undeclared.get("status").asText());
+
+        Map<String, Object> optional = Map.of("cat", Map.of("name", "cat", "display-name", "Category", "type", "text"),
+                "min", Map.of("name", "min", "type", "number"));
+        JsonNode bare = admin.post(400, "dataset", nativeQuery("SELECT COUNT(*) FROM ORDERS WHERE CATEGORY = {{cat}} AND TOTAL > {{min}}",
+                optional, List.of())).json();
+        assertEquals("Cannot run the query: missing required parameters: #{\"cat\" \"min\"}", bare.get("error").asText());
+        assertEquals("missing-required-parameter", bare.get("error_type").asText());
+
+        // inside [[ ]] the clause goes, declared or not; with a value it stays
+        assertEquals(3, admin.post(202, "dataset", nativeQuery("SELECT COUNT(*) FROM ORDERS WHERE 1 = 1 [[AND CATEGORY = {{cat}}]]"
+                + " [[AND TOTAL > {{nope}}]]", optional, List.of())).json().get("data").get("rows").get(0).get(0).asInt());
+        assertEquals(2, admin.post(202, "dataset", nativeQuery("SELECT COUNT(*) FROM ORDERS WHERE 1 = 1 [[AND CATEGORY = {{cat}}]]",
+                optional, List.of(Map.of("type", "category", "target", List.of("variable", List.of("template-tag", "cat")),
+                        "value", "Gizmo")))).json().get("data").get("rows").get(0).get(0).asInt());
+        // a required tag keeps its own message (inside [[ ]] too)
+        Map<String, Object> required = Map.of("cat", Map.of("name", "cat", "display-name", "Category", "type", "text",
+                "required", true));
+        assertEquals("You'll need to pick a value for 'cat' before this query can run.", admin.post(400, "dataset",
+                nativeQuery("SELECT 1 [[WHERE {{cat}} = 'x']]", required, List.of())).json().get("error").asText());
+    }
+
     @Test
     void h2QueriesMayOnlyReadData() {
         for (String sql : List.of("SELECT FILE_READ('/etc/passwd')", "CREATE ALIAS X AS $$ String x() { return \"\"; } $$",

@@ -134,6 +134,52 @@ class SampleDatabaseIT {
         assertEquals(18_760, ThroughQuarry.count(server.quarry(), id, "SELECT COUNT(*) FROM ORDERS"));
     }
 
+    /**
+     * The first thing a new user tries: caching a model of the sample. Its file has a cache schema its user owns, so
+     * persistence works there while the sample's own tables stay read-only.
+     */
+    @Test
+    void modelsOfTheSampleDatabaseCanBeCached() throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (samples().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        long id = samples().get(0).get("id").asLong();
+        Targets.sync(server, id);
+        long orders = Targets.tables(server, id).stream().filter(t -> t.name.equals("ORDERS")).findFirst().orElseThrow().id;
+        Api as = api.as(admin);
+        as.post(204, "persist/enable", null);
+        try {
+            as.post(204, "persist/database/" + id + "/persist", null);
+            long model = as.post(200, "card", Map.of("name", "Orders model", "type", "model", "display", "table",
+                    "visualization_settings", Map.of(), "dataset_query", Map.of("database", id, "type", "query",
+                            "query", Map.of("source-table", orders)))).json().get("id").asLong();
+            as.post(204, "card/" + model + "/persist", null);
+            JsonNode info = null;
+            for (int i = 0; i < 300 && (info == null || !"persisted".equals(info.get("state").asText())); i++) {
+                Thread.sleep(100);
+                Api.Res res = as.call("GET", "persist/card/" + model, null);
+                info = res.status() == 200 ? res.json() : null;
+            }
+            assertEquals("persisted", info == null ? null : info.get("state").asText(), String.valueOf(info));
+            assertEquals(SampleDatabase.CACHE_SCHEMA, info.get("schema_name").asText());
+            JsonNode result = as.post(202, "card/" + model + "/query", Map.of()).json();
+            assertTrue(result.get("data").get("native_form").get("query").asText().contains(SampleDatabase.CACHE_SCHEMA),
+                    "read from the cache: " + result.get("data").get("native_form"));
+            JsonNode counted = as.post(202, "dataset", Map.of("database", id, "type", "query", "query",
+                    Map.of("source-table", "card__" + model, "aggregation", List.of(List.of("count"))))).json();
+            assertEquals(18_760, counted.get("data").get("rows").get(0).get(0).asLong());
+            // the data itself stays read-only, also now the file is open for writing
+            assertFalse(canRun(id, "DELETE FROM ORDERS WHERE ID = 1"), "the sample database is read-only");
+            assertEquals(400, as.call("POST", "dataset", Map.of("database", id, "type", "native", "native",
+                    Map.of("query", "CREATE TABLE \"" + SampleDatabase.CACHE_SCHEMA + "\".X (A INT)"))).status());
+            assertEquals(18_760, ThroughQuarry.count(server.quarry(), id, "SELECT COUNT(*) FROM ORDERS"));
+        } finally {
+            as.post(204, "persist/database/" + id + "/unpersist", null);
+            as.post(204, "persist/disable", null);
+        }
+    }
+
     private static boolean canRun(long id, String sql) {
         try {
             ThroughQuarry.rows(server.quarry(), id, sql);

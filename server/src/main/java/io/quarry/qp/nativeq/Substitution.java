@@ -1,12 +1,16 @@
 package io.quarry.qp.nativeq;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Fills a parsed template in: each tag becomes the SQL its {@link Resolver} gives, with that fragment's bind values
  * collected in order. A tag without a value drops the innermost optional clause around it; outside any optional clause
- * it is the resolver's call (a required variable fails, a field filter becomes {@code 1 = 1}).
+ * the query cannot run, and every such tag is named at once, as Metabase does ({@code Cannot run the query: missing
+ * required parameters: #{"cat"}}). Whether a tag has a value is the resolver's call (a required variable without one
+ * fails on its own, a field filter outside a clause becomes {@code 1 = 1}).
  */
 public final class Substitution {
     /** SQL with {@code ?} placeholders and the values to bind to them, in order. */
@@ -17,8 +21,8 @@ public final class Substitution {
     public interface Resolver {
         /**
          * The SQL for tag {@code name}, or null when the tag has no value (the enclosing optional clause is then
-         * dropped). {@code optional} says whether the tag sits inside an optional clause: outside one, a resolver
-         * must either produce SQL or throw a {@link TemplateException}.
+         * dropped; outside one the tag is reported missing). {@code optional} says whether the tag sits inside an
+         * optional clause.
          */
         Bound resolve(String name, boolean optional);
     }
@@ -29,15 +33,17 @@ public final class Substitution {
     public static Bound apply(List<Template.Part> parts, Resolver resolver) {
         StringBuilder sql = new StringBuilder();
         List<Object> params = new ArrayList<>();
-        if (!append(parts, resolver, false, sql, params)) {
-            throw new IllegalStateException("A top-level tag without a value must be handled by the resolver");
+        Set<String> missing = new LinkedHashSet<>();
+        append(parts, resolver, false, sql, params, missing);
+        if (!missing.isEmpty()) {
+            throw TemplateException.missing(missing);
         }
         return new Bound(sql.toString(), params);
     }
 
-    /** Appends the parts; false when a tag had no value (only possible inside an optional clause). */
+    /** Appends the parts; false when a tag inside an optional clause had no value (outside one it goes to missing). */
     private static boolean append(List<Template.Part> parts, Resolver resolver, boolean optional, StringBuilder sql,
-                                  List<Object> params) {
+                                  List<Object> params, Set<String> missing) {
         for (Template.Part part : parts) {
             if (part instanceof Template.Text text) {
                 sql.append(text.sql());
@@ -45,7 +51,8 @@ public final class Substitution {
                 Bound bound = resolver.resolve(tag.name(), optional);
                 if (bound == null) {
                     if (!optional) {
-                        throw new TemplateException("You'll need to pick a value for '" + tag.name() + "' before this query can run.");
+                        missing.add(tag.name());
+                        continue;
                     }
                     return false;
                 }
@@ -54,7 +61,7 @@ public final class Substitution {
             } else if (part instanceof Template.Optional clause) {
                 StringBuilder clauseSql = new StringBuilder();
                 List<Object> clauseParams = new ArrayList<>();
-                if (append(clause.parts(), resolver, true, clauseSql, clauseParams)) {
+                if (append(clause.parts(), resolver, true, clauseSql, clauseParams, missing)) {
                     sql.append(clauseSql);
                     params.addAll(clauseParams);
                 }

@@ -68,16 +68,22 @@ public final class TagResolver implements Substitution.Resolver {
         TemplateTag tag = tags.get(name);
         if (tag == null) {
             tag = implicitTag(name);
+            if (tag == null) {
+                return null; // not one of the query's tags: Metabase reports it missing (or drops its clause)
+            }
         }
         return switch (tag.type()) {
             case "snippet" -> snippet(tag);
             case "card" -> card(tag);
             case "dimension" -> fieldFilter(tag, optional);
-            default -> variable(tag, optional);
+            default -> variable(tag);
         };
     }
 
-    /** {@code {{snippet: x}}} and {@code {{#12}}} work even when the client sent no template-tags entry for them. */
+    /**
+     * {@code {{snippet: x}}} and {@code {{#12}}} work even when the client sent no template-tags entry for them; any
+     * other undeclared name is null (no value).
+     */
     private static TemplateTag implicitTag(String name) {
         if (name.toLowerCase(Locale.ROOT).startsWith("snippet:")) {
             return new TemplateTag(name, "snippet", false, null, null, null, name.substring("snippet:".length()).trim(), null, Map.of());
@@ -90,7 +96,7 @@ public final class TagResolver implements Substitution.Resolver {
                 throw new TemplateException("Invalid card reference {{" + name + "}}.");
             }
         }
-        throw new TemplateException("The query refers to {{" + name + "}}, which is not one of its variables.");
+        return null;
     }
 
     private Substitution.Bound snippet(TemplateTag tag) {
@@ -125,13 +131,13 @@ public final class TagResolver implements Substitution.Resolver {
         return value;
     }
 
-    private Substitution.Bound variable(TemplateTag tag, boolean optional) {
+    private Substitution.Bound variable(TemplateTag tag) {
         Object value = valueOf(tag);
         if (value == null) {
-            if (optional && !tag.required()) {
-                return null;
+            if (tag.required()) {
+                throw TemplateException.pickAValue(displayName(tag));
             }
-            throw new TemplateException("You'll need to pick a value for '" + displayName(tag) + "' before this query can run.");
+            return null; // Metabase: the optional clause is dropped; outside one, the tag is a missing parameter
         }
         List<Object> params = new ArrayList<>();
         for (Object one : asList(value)) {
@@ -156,9 +162,9 @@ public final class TagResolver implements Substitution.Resolver {
         Object value = valueOf(tag);
         if (value == null) {
             if (tag.required()) {
-                throw new TemplateException("You'll need to pick a value for '" + displayName(tag) + "' before this query can run.");
+                throw TemplateException.pickAValue(displayName(tag));
             }
-            // Metabase: an unset field filter matches everything (and keeps its optional clause).
+            // Metabase: an unset field filter matches everything; inside an optional clause it drops the clause.
             return optional ? null : new Substitution.Bound("1 = 1", List.of());
         }
         String widget = tag.widgetType() == null ? "category" : tag.widgetType();

@@ -43,10 +43,11 @@ class TemplateTest {
     }
 
     @Test
-    void aRequiredTagWithoutAValueFailsWithMetabasesMessage() {
+    void tagsWithoutAValueOutsideOptionalClausesAreAllNamedAsMissing() {
         TemplateException e = assertThrows(TemplateException.class,
-                () -> Substitution.apply(Template.parse("SELECT {{x}}"), values(Map.of())));
-        assertEquals("You'll need to pick a value for 'x' before this query can run.", e.getMessage());
+                () -> Substitution.apply(Template.parse("SELECT {{x}}, {{y}} [[AND {{z}}]]"), values(Map.of())));
+        assertEquals("Cannot run the query: missing required parameters: #{\"x\" \"y\"}", e.getMessage());
+        assertTrue(e.missingParameter());
     }
 
     @Test
