@@ -82,6 +82,7 @@ import io.quarry.user.UserModule;
 import io.quarry.user.UserService;
 import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
+import io.quarry.util.LogLevels;
 import io.quarry.util.LogBuffer;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.DatabaseUsage;
@@ -139,6 +140,8 @@ public final class Quarry implements AutoCloseable {
     final ScheduledExecutorService scheduler;
     final ConnectionPools connectionPools;
     final Diagnostics diagnostics;
+    /** The temporary log-level adjustment of {@code /api/logger/adjustment}. */
+    final LogLevels logLevels;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
     // the modules, in the order they are built (the constructor's steps)
@@ -236,6 +239,7 @@ public final class Quarry implements AutoCloseable {
         connectionPools = new ConnectionPools();
         connectionPools.register("app-db", appDatabase::poolInfo);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
+        logLevels = new LogLevels(scheduler);
         // Every call to a URL a user gave (webhooks, HTTP actions) goes through this guard. Metabase reads the strategy
         // from the environment only, never from a stored setting.
         outboundHttp = new OutboundHttp(parseHostStrategy(config.get("MB_HTTP_CHANNEL_HOST_STRATEGY")));
@@ -406,6 +410,7 @@ public final class Quarry implements AutoCloseable {
 
     @Override
     public void close() {
+        logLevels.close();
         clusterJobs.stop();
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();
