@@ -18,17 +18,14 @@ import org.slf4j.LoggerFactory;
  * for a while, then put back as they were. At most one adjustment at a time: a new one first undoes the current one.
  * Each change is planned as Metabase plans it: {@code add} for a logger that had no level of its own (undone by
  * removing the level again, so it inherits once more), {@code change} for one that had a different level (undone by
- * restoring it). Statements that carry connection details are never turned up (see {@link #GUARDED}).
+ * restoring it). Statements that carry connection details are never turned up (see {@link #adjustable}).
  */
 public final class LogLevels implements AutoCloseable {
     /** Metabase's levels, most severe first; {@code fatal} is logback's {@code ERROR}. */
     public static final List<String> LEVELS = List.of("off", "fatal", "error", "warn", "info", "debug", "trace");
 
-    /**
-     * Loggers that must stay quiet: MyBatis logs the parameters of a statement at DEBUG, and these statements carry a
-     * database's connection details (logback.xml pins them at INFO).
-     */
-    static final List<String> GUARDED = List.of("io.quarry.warehouse.WarehouseMapper");
+    /** MyBatis' statement loggers are named after the mapper interface and the statement id. */
+    private static final java.util.regex.Pattern STATEMENT_LOGGER = java.util.regex.Pattern.compile("(io\\.quarry\\..*Mapper)\\.[A-Za-z0-9_]+");
 
     private final ScheduledExecutorService scheduler;
     private Adjustment current;
@@ -54,14 +51,25 @@ public final class LogLevels implements AutoCloseable {
         this.scheduler = scheduler;
     }
 
-    /** Whether {@code name} may be adjusted (not a guarded logger nor one below it). */
+    /**
+     * Whether {@code name} may be adjusted. Not a mapper whose statements logback.xml pins at a level of their own
+     * (MyBatis logs a statement's parameters at DEBUG, and those statements carry a database's connection details),
+     * nor one of those statements.
+     */
     public static boolean adjustable(String name) {
-        for (String guarded : GUARDED) {
-            if (name.equals(guarded) || name.startsWith(guarded + ".")) {
-                return false;
+        if (name.isBlank()) {
+            return false;
+        }
+        for (Logger logger : context().getLoggerList()) {
+            java.util.regex.Matcher statement = STATEMENT_LOGGER.matcher(logger.getName());
+            if (logger.getLevel() != null && statement.matches()) {
+                String mapper = statement.group(1);
+                if (name.equals(mapper) || name.startsWith(mapper + ".")) {
+                    return false;
+                }
             }
         }
-        return !name.isBlank();
+        return true;
     }
 
     /**

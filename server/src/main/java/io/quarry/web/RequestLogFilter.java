@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One log line per request when {@code MB_LOG_REQUESTS=true} (off by default), on the logger {@code io.quarry.requests}:
+ * One log line per request when {@code MB_LOG_REQUESTS=true} (off by default), on this class's logger:
  * {@code GET /api/card/12 200 35 ms}. The line holds the method, the path, the status and the time, nothing else: no
  * query string, no header, no body, and the path segments that can be credentials (a signed embedding token, a public
  * link's UUID, a password-reset token: any segment of 20 or more letters, digits and {@code -_.=}) are written as
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RequestLogFilter extends HttpFilter {
     public static final String SETTING = "MB_LOG_REQUESTS";
-    private static final Logger log = LoggerFactory.getLogger("io.quarry.requests");
+    private static final Logger log = LoggerFactory.getLogger(RequestLogFilter.class);
     private static final Pattern SECRET_SEGMENT = Pattern.compile("[A-Za-z0-9_.=-]{20,}");
 
     private boolean enabled;

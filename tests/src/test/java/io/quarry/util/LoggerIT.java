@@ -127,7 +127,7 @@ class LoggerIT {
     void requestLineHasMethodPathStatusAndTimeOnly() throws Exception {
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
-        logger("io.quarry.requests").addAppender(lines);
+        logger("io.quarry.web.RequestLogFilter").addAppender(lines);
         try {
             admin.call("GET", "card/987654?token=query-secret-value", null);
             String jwt = "eyJhbGciOiJIUzI1NiJ9.eyJyZXNvdXJjZSI6eyJxdWVzdGlvbiI6MX19.c2lnbmF0dXJlLXNpZ25hdHVyZQ";
@@ -145,7 +145,7 @@ class LoggerIT {
                         || message.contains(session), message);
             }
         } finally {
-            logger("io.quarry.requests").detachAppender(lines);
+            logger("io.quarry.web.RequestLogFilter").detachAppender(lines);
         }
     }
 
@@ -162,14 +162,14 @@ class LoggerIT {
     void requestLogIsOffByDefault() throws Exception {
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
-        logger("io.quarry.requests").addAppender(lines);
+        logger("io.quarry.web.RequestLogFilter").addAppender(lines);
         try (TestServer plain = TestServer.start()) {
             plain.api().call("GET", "session/properties", null);
             Thread.sleep(200);
             assertEquals(List.of(), lines.list.stream().map(ILoggingEvent::getFormattedMessage)
                     .filter(m -> m.contains("/api/session/properties")).toList());
         } finally {
-            logger("io.quarry.requests").detachAppender(lines);
+            logger("io.quarry.web.RequestLogFilter").detachAppender(lines);
         }
     }
 }
