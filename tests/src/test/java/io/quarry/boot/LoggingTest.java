@@ -44,6 +44,7 @@ class LoggingTest {
     void theDocumentedLogbackFileWritesItsFile(@TempDir Path temp) throws Exception {
         Path file = temp.resolve("quarry.log");
         LoggerContext own = new LoggerContext();
+        own.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
         own.start();
         own.putProperty("QUARRY_LOG_FILE", file.toString());
         ch.qos.logback.classic.joran.JoranConfigurator configurator = new ch.qos.logback.classic.joran.JoranConfigurator();
