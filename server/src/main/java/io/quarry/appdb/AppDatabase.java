@@ -123,8 +123,10 @@ public final class AppDatabase implements AutoCloseable {
             ownedPool.setTestOnBorrow(true);
             // A database that is down or frozen must not hold a request for ever: a request waits for a pooled
             // connection (all of them hung on a frozen server, or a burst of load the database does not keep up with)
-            // at most the request timeout, then answers 503.
-            ownedPool.setMaxWait(Duration.ofSeconds(timeouts.requestSeconds()));
+            // at most the request timeout on PostgreSQL, then answers 503. Embedded H2 cannot freeze apart from
+            // Quarry: only load makes a request wait there, as long as the socket timeout.
+            ownedPool.setMaxWait(Duration.ofSeconds(config.dbType == AppConfig.DbType.POSTGRES
+                    ? timeouts.requestSeconds() : timeouts.socketSeconds()));
             ownedPool.setValidationQueryTimeout(Duration.ofSeconds(timeouts.connectSeconds()));
             if (config.dbType == AppConfig.DbType.POSTGRES) {
                 // Defaults only: options given in the connection URL win (the driver reads the URL last).

@@ -78,6 +78,18 @@ class JettyRunConnectorIT {
         }
     }
 
+    /** Without -Djetty.http.host nor MB_JETTY_HOST the connector listens on every interface, on port 3000. */
+    @Test
+    void everyInterfaceAndPort3000ByDefault() throws Exception {
+        Assumptions.assumeTrue(System.getenv("MB_JETTY_HOST") == null && System.getProperty("jetty.http.host") == null);
+        XmlConfiguration xml = new XmlConfiguration(ResourceFactory.root().newResource(Sources.server("src/main/jetty/jetty-connector.xml")));
+        Server configured = (Server) xml.configure();
+        ServerConnector connector = (ServerConnector) configured.getConnectors()[0];
+        assertEquals(null, connector.getHost());
+        assertEquals(3000, connector.getPort());
+        assertEquals(20_000, connector.getIdleTimeout());
+    }
+
     /** What became of a slow client: closed (or answered) after that many ms, or still open at the end. */
     private record Outcome(String kind, long millis, String answer) {
     }
