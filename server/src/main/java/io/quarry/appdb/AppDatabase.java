@@ -54,14 +54,17 @@ public final class AppDatabase implements AutoCloseable {
     /**
      * How long Quarry waits on the application database. {@code connectSeconds}: to make a connection (TCP connect,
      * login) and to validate a pooled one; {@code socketSeconds}: for any answer on an open connection (a frozen
-     * server), and for a free connection from the pool.
-     * Quarry's own keys {@code MB_APPLICATION_DB_CONNECT_TIMEOUT_SECONDS} (10) and
-     * {@code MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS} (30); migrations are exempt from the socket timeout.
+     * server) in background work (sync, scheduled jobs); {@code requestSeconds}: the bound of any wait of an HTTP
+     * request on a PostgreSQL application database (each read, a validation, a login, a free pooled connection), so
+     * that a request answers 503 within it when the database freezes. Quarry's own keys
+     * {@code MB_APPLICATION_DB_CONNECT_TIMEOUT_SECONDS} (10), {@code MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS} (30) and
+     * {@code MB_APPLICATION_DB_REQUEST_TIMEOUT_SECONDS} (8); migrations are exempt from the socket timeout.
      */
-    public record Timeouts(int connectSeconds, int socketSeconds) {
+    public record Timeouts(int connectSeconds, int socketSeconds, int requestSeconds) {
         static Timeouts of(AppConfig config) {
             return new Timeouts(seconds(config, "MB_APPLICATION_DB_CONNECT_TIMEOUT_SECONDS", 10),
-                    seconds(config, "MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS", 30));
+                    seconds(config, "MB_APPLICATION_DB_SOCKET_TIMEOUT_SECONDS", 30),
+                    seconds(config, "MB_APPLICATION_DB_REQUEST_TIMEOUT_SECONDS", 8));
         }
 
         private static int seconds(AppConfig config, String key, int fallback) {
@@ -106,7 +109,7 @@ public final class AppDatabase implements AutoCloseable {
             // one is validated only when it sat idle longer than WarmDataSource.VALIDATE_AFTER_IDLE (a just-returned
             // connection is known good; validating it on every borrow was one more round trip per statement), and
             // borrowing takes no monitor.
-            ownedPool = new WarmDataSource();
+            ownedPool = config.dbType == AppConfig.DbType.POSTGRES ? new AppDatabasePool(timeouts) : new WarmDataSource();
             ownedPool.setUrl(config.dbType == AppConfig.DbType.H2 ? durableH2(config.dbUrl) : config.dbUrl);
             ownedPool.setUsername(config.dbUser);
             ownedPool.setPassword(config.dbPassword);
@@ -119,9 +122,11 @@ public final class AppDatabase implements AutoCloseable {
             ownedPool.setValidationQuery("SELECT 1");
             ownedPool.setTestOnBorrow(true);
             // A database that is down or frozen must not hold a request for ever: a request waits for a pooled
-            // connection as long as a statement may take on one (all of them hung on a frozen server, or a burst of
-            // load the database does not keep up with) and then answers 503.
-            ownedPool.setMaxWait(Duration.ofSeconds(timeouts.socketSeconds()));
+            // connection (all of them hung on a frozen server, or a burst of load the database does not keep up with)
+            // at most the request timeout on PostgreSQL, then answers 503. Embedded H2 cannot freeze apart from
+            // Quarry: only load makes a request wait there, as long as the socket timeout.
+            ownedPool.setMaxWait(Duration.ofSeconds(config.dbType == AppConfig.DbType.POSTGRES
+                    ? timeouts.requestSeconds() : timeouts.socketSeconds()));
             ownedPool.setValidationQueryTimeout(Duration.ofSeconds(timeouts.connectSeconds()));
             if (config.dbType == AppConfig.DbType.POSTGRES) {
                 // Defaults only: options given in the connection URL win (the driver reads the URL last).

@@ -43,7 +43,7 @@ public class WarmDataSource extends BasicDataSource {
     @Override
     protected PoolableConnectionFactory createPoolableConnectionFactory(ConnectionFactory driverFactory) throws SQLException {
         PoolableConnectionFactory configured = super.createPoolableConnectionFactory(driverFactory);
-        IdleValidatingFactory factory = new IdleValidatingFactory(driverFactory, configured.getDataSourceJmxName());
+        IdleValidatingFactory factory = newFactory(driverFactory, configured.getDataSourceJmxName());
         factory.setValidationQuery(configured.getValidationQuery());
         factory.setValidationQueryTimeout(configured.getValidationQueryTimeoutDuration());
         factory.setConnectionInitSql(configured.getConnectionInitSqls());
@@ -64,11 +64,16 @@ public class WarmDataSource extends BasicDataSource {
         return factory;
     }
 
+    /** The pool's connection factory: a subclass may bound what it does (see {@link AppDatabasePool}). */
+    IdleValidatingFactory newFactory(ConnectionFactory driverFactory, ObjectName jmxName) {
+        return new IdleValidatingFactory(driverFactory, jmxName);
+    }
+
     /**
      * Validates a connection on borrow only when it was returned more than {@link #VALIDATE_AFTER_IDLE} ago; one the
      * driver has closed (after a broken link) is never handed out.
      */
-    static final class IdleValidatingFactory extends PoolableConnectionFactory {
+    static class IdleValidatingFactory extends PoolableConnectionFactory {
         IdleValidatingFactory(ConnectionFactory connectionFactory, ObjectName jmxName) {
             super(connectionFactory, jmxName);
         }

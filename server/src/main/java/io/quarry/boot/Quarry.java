@@ -90,6 +90,7 @@ import io.quarry.util.Diagnostics;
 import io.quarry.util.DiagnosticsMapper;
 import io.quarry.util.HealthDetails;
 import io.quarry.util.LogBuffer;
+import io.quarry.util.LogLevels;
 import io.quarry.util.OpsMetrics;
 import io.quarry.util.PrometheusServer;
 import io.quarry.util.RequestMeters;
@@ -153,6 +154,8 @@ public final class Quarry implements AutoCloseable {
     /** The API's requests, counted by the servlet. */
     public final RequestMeters requestMeters;
     final Diagnostics diagnostics;
+    /** The temporary log-level adjustment of {@code /api/logger/adjustment}. */
+    final LogLevels logLevels;
     final OutboundHttp outboundHttp;
     public final ClusterJobs clusterJobs;
     // the modules, in the order they are built (the constructor's steps)
@@ -262,6 +265,7 @@ public final class Quarry implements AutoCloseable {
         // Scheduled work that must run once across the instances sharing the application database (syncs, sends).
         clusterJobs = new ClusterJobs(db, appDatabase.dataSource(), scheduler, clock, meters);
         diagnostics = new Diagnostics(db, appDatabase, settings, connectionPools, clock);
+        logLevels = new LogLevels(scheduler);
         // Every call to a URL a user gave (webhooks, HTTP actions) goes through this guard. Metabase reads the strategy
         // from the environment only, never from a stored setting.
         outboundHttp = new OutboundHttp(parseHostStrategy(config.get("MB_HTTP_CHANNEL_HOST_STRATEGY")));
@@ -495,6 +499,7 @@ public final class Quarry implements AutoCloseable {
             server.close();
         }
         healthDetails.close();
+        logLevels.close();
         clusterJobs.stop();
         scheduler.shutdownNow();
         queryModule.queryProcessor().close();

@@ -8,6 +8,7 @@ import io.quarry.web.param.ParamRule;
 import io.quarry.web.security.Access;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,8 +17,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code /api/util}: the spec's utility endpoints. Metabase 0.55 moved most of them; the nested classes below serve the
@@ -114,15 +118,25 @@ public final class UtilResource {
         }
     }
 
-    /** {@code GET /api/logger/logs} (Metabase 0.55+). */
+    /**
+     * {@code /api/logger} (Metabase 0.55+): the last log events, and the temporary log-level adjustment of Metabase's
+     * "Logs" admin page ({@code GET /presets}, {@code POST} and {@code DELETE /adjustment}), for administrators.
+     */
     @Path("logger")
     @Produces(MediaType.APPLICATION_JSON)
+    @Consumes(MediaType.APPLICATION_JSON)
     public static final class Logger {
+        private static final Map<String, TimeUnit> UNITS = Map.of("days", TimeUnit.DAYS, "hours", TimeUnit.HOURS,
+                "minutes", TimeUnit.MINUTES, "seconds", TimeUnit.SECONDS, "milliseconds", TimeUnit.MILLISECONDS,
+                "microseconds", TimeUnit.MICROSECONDS, "nanoseconds", TimeUnit.NANOSECONDS);
+
         private final UtilResource util;
+        private final LogLevels logLevels;
 
         @Inject
-        public Logger(Passwords passwords, Diagnostics diagnostics) {
+        public Logger(Passwords passwords, Diagnostics diagnostics, LogLevels logLevels) {
             this.util = new UtilResource(passwords, diagnostics);
+            this.logLevels = logLevels;
         }
 
         @GET
@@ -130,6 +144,66 @@ public final class UtilResource {
         @Access(Access.Level.SUPERUSER)
         public List<Map<String, Object>> logs() {
             return util.logs();
+        }
+
+        @GET
+        @Path("presets")
+        @Access(Access.Level.SUPERUSER)
+        public List<Map<String, Object>> presets() {
+            return LogLevels.presets();
+        }
+
+        /**
+         * {@code {"duration": 30, "duration_unit": "minutes", "log_levels": {"io.quarry.sync": "debug"}}}: sets the
+         * levels for that long (replacing any adjustment still running); {@code {}} levels undo it. 204.
+         */
+        @POST
+        @Path("adjustment")
+        @Access(Access.Level.SUPERUSER)
+        public Response adjust(JsonNode json) {
+            Body body = Body.of(json);
+            JsonNode duration = body.get("duration");
+            if (duration == null || !duration.isIntegralNumber() || !duration.canConvertToInt()) {
+                throw ApiException.withErrors(400, Map.of("duration", "integer"), Map.of("duration", List.of("should be an integer")));
+            }
+            JsonNode unit = body.get("duration_unit");
+            if (unit == null || !unit.isTextual() || !UNITS.containsKey(unit.asText())) {
+                String allowed = String.join(", ", List.of("days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"));
+                throw ApiException.withErrors(400, Map.of("duration_unit", "enum of " + allowed),
+                        Map.of("duration_unit", List.of("should be either " + allowed)));
+            }
+            JsonNode levels = body.get("log_levels");
+            if (levels == null || !levels.isObject()) {
+                String type = levels == null || levels.isNull() ? "null" : levels.isBoolean() ? "boolean" : levels.isNumber() ? "number"
+                        : levels.isTextual() ? "string" : levels.isArray() ? "array" : "something strange";
+                throw ApiException.withErrors(400, Map.of("_error", "Log levels should be an object, " + type + " received"),
+                        Map.of("log_levels", List.of("invalid type, received: " + type)));
+            }
+            Map<String, String> wanted = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> entry : levels.properties()) {
+                String level = entry.getValue().isTextual() ? entry.getValue().asText().toLowerCase(Locale.ROOT) : "";
+                if (!LogLevels.LEVELS.contains(level) || !LogLevels.adjustable(entry.getKey())) {
+                    throw ApiException.withErrors(400, Map.of("_error", "The format of the provided logging configuration is incorrect."
+                                    + " Please follow the following JSON structure:\n{\n  \"namespace\": \"trace\" | \"debug\" | \"info\""
+                                    + " | \"warn\" | \"error\" | \"fatal\" | \"off\"\n}"),
+                            Map.of("log_levels", List.of(LogLevels.adjustable(entry.getKey())
+                                    ? entry.getKey() + ": should be one of trace, debug, info, warn, error, fatal, off"
+                                    : entry.getKey() + ": this logger cannot be adjusted (it would log connection details)")));
+                }
+                wanted.put(entry.getKey(), level);
+            }
+            long millis = UNITS.get(unit.asText()).toMillis(duration.asInt());
+            logLevels.adjust(wanted, millis);
+            return Response.noContent().build();
+        }
+
+        /** Puts the loggers back at once. 204. */
+        @DELETE
+        @Path("adjustment")
+        @Access(Access.Level.SUPERUSER)
+        public Response reset() {
+            logLevels.reset();
+            return Response.noContent().build();
         }
     }
 

@@ -71,12 +71,23 @@ final class FrozenPostgres implements AutoCloseable {
         signal("CONT");
     }
 
+    /**
+     * Signals the postmaster first (so that it forks no new backend), then each of its processes. A backend that
+     * ends in between (a client that just disconnected) is skipped; only the postmaster must be there.
+     */
     private void signal(String signal) throws IOException, InterruptedException {
         long postmaster = Long.parseLong(Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).trim());
-        List<String> command = new ArrayList<>(List.of("kill", "-" + signal, String.valueOf(postmaster)));
-        ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(child -> command.add(String.valueOf(child.pid()))));
-        int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
-        if (exit != 0) {
+        kill(signal, postmaster, true);
+        List<ProcessHandle> children = ProcessHandle.of(postmaster).map(p -> p.descendants().toList()).orElse(List.of());
+        for (ProcessHandle child : children) {
+            kill(signal, child.pid(), false);
+        }
+    }
+
+    private static void kill(String signal, long pid, boolean required) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal, String.valueOf(pid)));
+        int exit = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        if (exit != 0 && (required || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))) {
             throw new IllegalStateException(command + " exited with " + exit);
         }
     }

@@ -113,6 +113,10 @@ public final class RequestBodies implements ContainerRequestFilter {
             }
         } catch (LimitedInputStream.TooLarge e) {
             tooLarge(request);
+        } catch (IOException e) {
+            // The body stopped arriving: the client left, or sent it slower than the container's minimum data rate.
+            // Not Quarry's fault, so no 500 and no error in the log.
+            request.abortWith(ErrorResponses.text(408, "The request body did not arrive in time."));
         }
     }
 
