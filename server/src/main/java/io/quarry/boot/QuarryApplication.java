@@ -61,6 +61,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(CsrfFilter.class);
         register(io.quarry.embed.SdkCors.class);
         register(AccessFeature.class);
+        register(new io.quarry.search.activity.ViewRecording(quarry.recentViews));
         register(ApiExceptionMapper.class);
         register(WebExceptionMapper.class);
         register(JsonSyntaxExceptionMapper.class);

@@ -72,6 +72,7 @@ public final class Resources {
             io.quarry.search.SearchResource.class,
             io.quarry.revision.RevisionResource.class,
             io.quarry.bookmark.BookmarkResource.class,
+            io.quarry.search.activity.ActivityResource.class,
             io.quarry.card.CardParamsResource.class,
             io.quarry.card.CardSeriesResource.class,
             io.quarry.card.CardUploadResource.class,
