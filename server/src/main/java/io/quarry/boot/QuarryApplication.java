@@ -52,6 +52,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(JacksonFeature.withoutExceptionMappers());
         register(JsonProvider.class);
         register(JsonCharsetFilter.class);
+        register(io.quarry.web.AnyAccept.class);
         register(ParamConverters.class);
         register(RequestBodies.class);
         register(UnreadBodies.class);
