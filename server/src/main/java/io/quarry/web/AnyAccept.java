@@ -15,13 +15,18 @@ import java.util.List;
  * to {@code Accept: text/html}, and so does Quarry, for every endpoint at once. Before Jersey picks a method, every
  * request's {@code Accept} gets {@code *}{@code /*} at the lowest preference added, so no method is refused for its
  * type (Jersey's 406) while the client's own preferences still rank first where a path offers several; a header that
- * cannot be read as media types becomes {@code *}{@code /*} (Jersey would answer it 400).
+ * cannot be read as media types becomes {@code *}{@code /*} (Jersey would answer it 400). The one exception is Metabase's
+ * too: a client that names {@code text/event-stream} is negotiating a streamed reply (the MCP transport picks its reply
+ * format from {@code Accept}), so its header is left as it is. The header as the client sent it stays readable as the
+ * request property {@value #ORIGINAL}.
  */
 @Provider
 @PreMatching
 @Priority(Priorities.HEADER_DECORATOR)
 public final class AnyAccept implements ContainerRequestFilter {
     static final String ANY = "*/*;q=0.001";
+    /** The request property holding the {@code Accept} header as sent. */
+    public static final String ORIGINAL = "quarry.accept";
 
     @Override
     public void filter(ContainerRequestContext request) {
@@ -29,7 +34,11 @@ public final class AnyAccept implements ContainerRequestFilter {
         if (values == null || values.isEmpty()) {
             return; // no Accept: anything is acceptable already
         }
-        request.getHeaders().putSingle(HttpHeaders.ACCEPT, widened(String.join(",", values)));
+        String sent = String.join(",", values);
+        request.setProperty(ORIGINAL, sent);
+        if (!sent.contains("text/event-stream")) {
+            request.getHeaders().putSingle(HttpHeaders.ACCEPT, widened(sent));
+        }
     }
 
     /** The header with {@code *}{@code /*} added, or only that when it does not parse. */
