@@ -46,7 +46,8 @@ function tableList(db, all) {
 }
 
 export async function tablePage(main, {args}) {
-  const table = await get(`table/${args[0]}/query_metadata`);
+  // GET table/:id records the visit (the home page's recently viewed items); query_metadata has the fields
+  const [table] = await Promise.all([get(`table/${args[0]}/query_metadata`), get(`table/${args[0]}`)]);
   const preview = h('div', {'aria-live': 'polite'}, h('p', {class: 'muted'}, 'Loading a preview…'));
   mount(main, h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'}, h('a', {href: 'browse'}, 'Databases'), ' / ',
       table.db ? h('a', {href: 'browse/' + table.db_id}, table.db.name) : null, ' / '),

@@ -20,12 +20,12 @@ export async function homePage(main, {app, isCurrent}) {
     get('collection/root/items'),
     app.user.personal_collection_id ? get(`collection/${app.user.personal_collection_id}/items`) : Promise.resolve({data: []}),
     get('bookmark').catch(() => []),
-    get('search?models=dashboard&models=card&models=dataset&limit=50').catch(() => ({data: []})),
+    get('activity/recent_views').catch(() => ({recent_views: []})),
     get('database').catch(() => ({data: []})),
   ]);
   if (!isCurrent()) return;
-  const recentItems = (recent.data || []).filter((i) => !i.archived)
-    .sort((a, b) => String(b.last_edited_at || b.updated_at || '').localeCompare(String(a.last_edited_at || a.updated_at || ''))).slice(0, 6);
+  // what the user opened lately, newest first (the server leaves out what they may no longer read, and archived items)
+  const recentItems = (recent.recent_views || []).slice(0, 8);
   const bookmarkList = h('div', {});
   const showBookmarks = (list) => mount(bookmarkList, list.length ? h('ul', {class: 'items'}, list.map((b) => h('li', {},
     h('span', {class: 'icon', 'aria-hidden': 'true'}, '★'), h('a', {href: bookmarkHref(b)}, b.name),
@@ -49,7 +49,7 @@ export async function homePage(main, {app, isCurrent}) {
           ? h('a', {href: 'collection/' + app.user.personal_collection_id}, 'Your personal collection') : 'Your personal collection'),
         itemList(personal.data, 'Only you can see what you save here.')),
       h('section', {class: 'card', 'aria-labelledby': 'h-bookmarks'}, h('h2', {id: 'h-bookmarks'}, 'Bookmarks'), bookmarkList),
-      h('section', {class: 'card', 'aria-labelledby': 'h-recent'}, h('h2', {id: 'h-recent'}, 'Recently changed'),
+      h('section', {class: 'card', 'aria-labelledby': 'h-recent'}, h('h2', {id: 'h-recent'}, 'Recently viewed'),
         itemList(recentItems, 'Nothing yet.'))),
     h('p', {class: 'actions'},
       h('a', {class: 'button primary', href: 'question/new'}, 'New question'),

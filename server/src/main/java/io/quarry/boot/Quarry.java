@@ -139,7 +139,8 @@ public final class Quarry implements AutoCloseable {
             JobRunMapper.class,
             ActionMapper.class,
             PersistedInfoMapper.class,
-            FeedbackMapper.class);
+            FeedbackMapper.class,
+            io.quarry.search.activity.RecentViewMapper.class);
 
     // the kernel
     final AppConfig config;
@@ -186,6 +187,7 @@ public final class Quarry implements AutoCloseable {
     final TimelineService timelines;
     final SearchService search;
     final BookmarkService bookmarks;
+    final io.quarry.search.activity.RecentViews recentViews;
     // 7. the warehouse views of cards
     final SavedQuestionModule savedQuestionModule;
     // 8. what strangers may see
@@ -323,7 +325,7 @@ public final class Quarry implements AutoCloseable {
         // 6. The runner (it records cards' use in their usage writer), then filter values (cards', dashboards', and
         //    those of public links and signed embeds, through the runner), then what runs queries through it: cards
         //    (their result metadata), persistence (model refreshes), dashboards (their filters' values); timelines,
-        //    search, bookmarks.
+        //    search, bookmarks, recent views.
         queryRunner = new QueryRunner(queryModule.queryProcessor(), queryModule.queryCache(), cardsForQueries.usage()::record,
                 clock);
         parameterValues = new ParameterValues(metadataModule.metadata(), queryRunner, syncModule.fieldValues(),
@@ -359,6 +361,7 @@ public final class Quarry implements AutoCloseable {
         timelines = new TimelineService(db, collectionAccess, clock);
         search = new SearchService(db, collectionAccess, dataPermissions);
         bookmarks = new BookmarkService(db, collectionAccess, clock);
+        recentViews = new io.quarry.search.activity.RecentViews(db, collectionAccess, dataPermissions, clock);
         // Revisions is written to by the services that keep a history and reads back through them for a revert: they
         // need it first, so they are made reachable through /api/revision here, once they exist.
         revisions.register("card", cards);

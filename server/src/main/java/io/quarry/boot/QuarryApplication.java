@@ -52,6 +52,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(JacksonFeature.withoutExceptionMappers());
         register(JsonProvider.class);
         register(JsonCharsetFilter.class);
+        register(io.quarry.web.AnyAccept.class);
         register(ParamConverters.class);
         register(RequestBodies.class);
         register(UnreadBodies.class);
@@ -61,6 +62,7 @@ public final class QuarryApplication extends ResourceConfig {
         register(CsrfFilter.class);
         register(io.quarry.embed.SdkCors.class);
         register(AccessFeature.class);
+        register(new io.quarry.search.activity.ViewRecording(quarry.recentViews));
         register(ApiExceptionMapper.class);
         register(WebExceptionMapper.class);
         register(JsonSyntaxExceptionMapper.class);

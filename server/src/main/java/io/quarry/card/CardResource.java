@@ -98,6 +98,7 @@ public final class CardResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
+    @io.quarry.web.RecordsView("card")
     public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("ignore_view") BoolStr ignoreView,
                                    @QueryParam("legacy-mbql") BoolStr legacyMbql) {
         Card card = cards.requireReadable(id.value(), caller());

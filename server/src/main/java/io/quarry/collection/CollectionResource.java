@@ -130,6 +130,7 @@ public final class CollectionResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
+    @io.quarry.web.RecordsView("collection")
     public Map<String, Object> get(@PathParam("id") PosInt id) {
         CollectionRow c = collections.require(id.value());
         CollectionService.Rights rights = collections.rights(caller, c.namespace);

@@ -90,6 +90,7 @@ public final class DashboardResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
+    @io.quarry.web.RecordsView("dashboard")
     public Map<String, Object> get(@PathParam("id") PosInt id) {
         return dashboards.get(caller(), id.value());
     }

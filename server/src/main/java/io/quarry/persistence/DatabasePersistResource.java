@@ -13,24 +13,53 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Objects;
 
-/** The spec's {@code POST /api/database/:id/persist|unpersist} (v0.63 has them under {@code /api/persist/database}). */
-@Path("database/{id}/{action: persist|unpersist}")
-@Produces(MediaType.APPLICATION_JSON)
-@Consumes(MediaType.APPLICATION_JSON)
+/**
+ * The spec's {@code POST /api/database/:id/persist|unpersist} (v0.63 has them under {@code /api/persist/database}): one root
+ * resource per path, so that each is a route of its own (and a path of {@code /api/docs}) without a {@code database/{id}} root
+ * resource, which would shadow the database resource's own sub-paths.
+ */
 public final class DatabasePersistResource {
-    private final PersistenceService persistence;
-    private final Caller caller;
-
-    @Inject
-    public DatabasePersistResource(PersistenceService persistence, Caller caller) {
-        this.persistence = Objects.requireNonNull(persistence, "persistence is null");
-        this.caller = Objects.requireNonNull(caller, "caller is null");
+    private DatabasePersistResource() {
     }
 
-    @POST
-    @Access(Access.Level.SUPERUSER)
-    public Response act(@PathParam("id") PosInt id, @PathParam("action") String action) {
-        return act(persistence, caller, id.value(), action);
+    @Path("database/{id}/persist")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Consumes(MediaType.APPLICATION_JSON)
+    public static final class Persist {
+        private final PersistenceService persistence;
+        private final Caller caller;
+
+        @Inject
+        public Persist(PersistenceService persistence, Caller caller) {
+            this.persistence = Objects.requireNonNull(persistence, "persistence is null");
+            this.caller = Objects.requireNonNull(caller, "caller is null");
+        }
+
+        @POST
+        @Access(Access.Level.SUPERUSER)
+        public Response persist(@PathParam("id") PosInt id) {
+            return act(persistence, caller, id.value(), "persist");
+        }
+    }
+
+    @Path("database/{id}/unpersist")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Consumes(MediaType.APPLICATION_JSON)
+    public static final class Unpersist {
+        private final PersistenceService persistence;
+        private final Caller caller;
+
+        @Inject
+        public Unpersist(PersistenceService persistence, Caller caller) {
+            this.persistence = Objects.requireNonNull(persistence, "persistence is null");
+            this.caller = Objects.requireNonNull(caller, "caller is null");
+        }
+
+        @POST
+        @Access(Access.Level.SUPERUSER)
+        public Response unpersist(@PathParam("id") PosInt id) {
+            return act(persistence, caller, id.value(), "unpersist");
+        }
     }
 
     /** 204 whether or not the database was already in that state. */

@@ -86,19 +86,43 @@ public final class PersistResource {
         return Response.noContent().build();
     }
 
-    /** v0.63's {@code /api/persist/card/:id/persist|unpersist|refresh}. */
+    /** v0.63's {@code POST /api/persist/card/:id/persist}. */
     @POST
-    @Path("card/{id}/{action: persist|unpersist|refresh}")
+    @Path("card/{id}/persist")
     @Access(Access.Level.SUPERUSER)
-    public Response card(@PathParam("id") PosInt id, @PathParam("action") String action) {
-        return CardPersistResource.act(persistence, caller, id.value(), action);
+    public Response cardPersist(@PathParam("id") PosInt id) {
+        return CardPersistResource.act(persistence, caller, id.value(), "persist");
     }
 
-    /** v0.63's {@code /api/persist/database/:id/persist|unpersist}. */
+    /** v0.63's {@code POST /api/persist/card/:id/unpersist}. */
     @POST
-    @Path("database/{id}/{action: persist|unpersist}")
+    @Path("card/{id}/unpersist")
     @Access(Access.Level.SUPERUSER)
-    public Response database(@PathParam("id") PosInt id, @PathParam("action") String action) {
-        return DatabasePersistResource.act(persistence, caller, id.value(), action);
+    public Response cardUnpersist(@PathParam("id") PosInt id) {
+        return CardPersistResource.act(persistence, caller, id.value(), "unpersist");
+    }
+
+    /** v0.63's {@code POST /api/persist/card/:id/refresh}. */
+    @POST
+    @Path("card/{id}/refresh")
+    @Access(Access.Level.SUPERUSER)
+    public Response cardRefresh(@PathParam("id") PosInt id) {
+        return CardPersistResource.act(persistence, caller, id.value(), "refresh");
+    }
+
+    /** v0.63's {@code POST /api/persist/database/:id/persist}. */
+    @POST
+    @Path("database/{id}/persist")
+    @Access(Access.Level.SUPERUSER)
+    public Response databasePersist(@PathParam("id") PosInt id) {
+        return DatabasePersistResource.act(persistence, caller, id.value(), "persist");
+    }
+
+    /** v0.63's {@code POST /api/persist/database/:id/unpersist}. */
+    @POST
+    @Path("database/{id}/unpersist")
+    @Access(Access.Level.SUPERUSER)
+    public Response databaseUnpersist(@PathParam("id") PosInt id) {
+        return DatabasePersistResource.act(persistence, caller, id.value(), "unpersist");
     }
 }

@@ -437,10 +437,11 @@ public final class DatabaseMetadataResource {
         return savedQuestions.schemas(caller, "question");
     }
 
+    // the spec's GET /api/database/:id/datasets (and /datasets/:schema): {id} matches the virtual database's id only
     @GET
-    @Path(VIRTUAL + "/datasets")
+    @Path("{id: " + VIRTUAL + "}/datasets")
     @Access(Access.Level.USER)
-    public List<String> virtualDatasets() {
+    public List<String> virtualDatasets(@PathParam("id") String virtualId) {
         return savedQuestions.schemas(caller, "model");
     }
 
@@ -452,9 +453,9 @@ public final class DatabaseMetadataResource {
     }
 
     @GET
-    @Path(VIRTUAL + "/datasets/{schema}")
+    @Path("{id: " + VIRTUAL + "}/datasets/{schema}")
     @Access(Access.Level.USER)
-    public List<Map<String, Object>> virtualDatasetTables(@PathParam("schema") String schema) {
+    public List<Map<String, Object>> virtualDatasetTables(@PathParam("id") String virtualId, @PathParam("schema") String schema) {
         return savedQuestions.tablesOfSchema(caller, "model", schema);
     }
 }

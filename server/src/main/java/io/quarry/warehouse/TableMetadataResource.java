@@ -77,6 +77,7 @@ public final class TableMetadataResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
+    @io.quarry.web.RecordsView("table")
     public Map<String, Object> get(@PathParam("id") PosInt id,
                                    @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
         Table table = metadata.requireTable(id.value());

@@ -342,6 +342,74 @@ class EveryResourceMethodIT {
         assertTrue(endpoints.size() > 200 && calls > 500, endpoints.size() + " methods, " + calls + " calls");
     }
 
+    /**
+     * Every method answers whatever {@code Accept} says (Metabase ignores it): each is called with JSON, HTML, a type
+     * nobody serves, a list of them and an unreadable header, on ids and names that do not exist (so nothing is
+     * changed), and none is ever a 406 or a 415, nor a 5xx; the status is the same as with no {@code Accept} at all.
+     * Then the HTML and PNG previews and a CSV download are asked for with {@code Accept: application/json}.
+     */
+    @Test
+    void everyMethodAnswersWhateverTheAcceptHeaderSays() {
+        Api own = anonymous.as(Fixtures.login(anonymous, Fixtures.ADMIN_EMAIL, Fixtures.ADMIN_PASSWORD));
+        List<String> accepts = List.of("application/json", "text/html", "application/x-quarry-unknown",
+                "text/csv, image/gif;q=0.5", "not a media type", "application/json;q=abc");
+        List<String> wrong = new ArrayList<>();
+        int calls = 0;
+        for (Endpoint endpoint : endpoints()) {
+            if (endpoint.label().startsWith("DELETE session ")) {
+                continue; // would sign this sweep out
+            }
+            String url = fill(endpoint.template(), missingPathValues(endpoint.template()));
+            String body = bodyFor(endpoint);
+            int plain = own.call(endpoint.verb(), url, body).status();
+            for (String accept : accepts) {
+                Api.Res res = own.withHeader("Accept", accept).call(endpoint.verb(), url, body);
+                calls++;
+                if (res.status() == 406 || res.status() == 415 || res.status() >= 500 || res.status() != plain) {
+                    wrong.add(endpoint.label() + " Accept: " + accept + " -> " + res.status() + " (without: " + plain + ") "
+                            + res.body().substring(0, Math.min(120, res.body().length())));
+                }
+            }
+        }
+        assertEquals(List.of(), wrong, "answers that depend on Accept");
+        assertTrue(calls > 1000, calls + " calls");
+
+        Api json = own.withHeader("Accept", "application/json");
+        Api.Res html = json.get(200, "pulse/preview_card/" + cardId);
+        assertTrue(html.header("Content-Type").startsWith("text/html") && html.body().contains("<html"), html.body());
+        assertEquals(404, json.call("GET", "pulse/preview_card/999999", null).status());
+        assertEquals(404, own.withHeader("Accept", "text/html").call("GET", "card/999999", null).status());
+        Api.Res png = json.get(200, "pulse/preview_card_png/" + cardId);
+        assertTrue(png.header("Content-Type").startsWith("image/png"), png.header("Content-Type"));
+        Api.Res csv = json.post(200, "card/" + cardId + "/query/csv", Map.of());
+        assertTrue(csv.header("Content-Type").startsWith("text/csv"), csv.header("Content-Type"));
+        Api.Res card = own.withHeader("Accept", "text/html").get(200, "card/" + cardId);
+        assertEquals(cardId, card.json().get("id").asLong());
+        // the card's use is written in the background: written now, so that no later test sees it arrive
+        server.quarry().cards.flushUsage();
+    }
+
+    /** Path values naming nothing that exists (a word list takes its first word, a fixed id its value). */
+    private static Map<String, String> missingPathValues(String template) {
+        Map<String, String> values = new LinkedHashMap<>();
+        Matcher m = TEMPLATE.matcher(template);
+        while (m.find()) {
+            String pattern = m.group(2) == null ? null : m.group(2).trim();
+            String value = switch (m.group(1)) {
+                case "export-format" -> "csv";
+                case "uuid" -> "00000000-0000-0000-0000-000000000000";
+                case "token" -> "not-a-token";
+                case "key", "schema", "query", "param-key", "name", "model", "entity", "modal", "slug", "email" -> "quarry-no-such-name";
+                default -> "999999";
+            };
+            if (pattern != null && !value.matches(pattern)) {
+                value = pattern.split("\\|")[0];
+            }
+            values.put(m.group(1), value);
+        }
+        return values;
+    }
+
     /** The endpoint's anonymous endpoints are swept once more without a session. */
     private static boolean isPublic(Method method) {
         Access access = method.isAnnotationPresent(Access.class) ? method.getAnnotation(Access.class)

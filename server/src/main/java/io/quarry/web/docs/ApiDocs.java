@@ -191,7 +191,15 @@ public final class ApiDocs {
                 ObjectNode p = parameters.addObject().put("name", path.value()).put("in", "path").put("required", true);
                 ObjectNode schema = schemaOf(json, parameter.getParameterizedType());
                 if (patterns.containsKey(path.value())) {
-                    schema.put("pattern", "^(" + patterns.get(path.value()) + ")$");
+                    String pattern = patterns.get(path.value());
+                    schema.put("pattern", "^(" + pattern + ")$");
+                    if (pattern.matches("[\\w-]+(\\|[\\w-]+)*")) {
+                        // a list of words ({export-format: csv|json|xlsx|api}): the values themselves
+                        ArrayNode values = schema.putArray("enum");
+                        for (String value : pattern.split("\\|")) {
+                            values.add(value);
+                        }
+                    }
                 }
                 p.set("schema", schema);
             } else if (query != null) {

@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** Every resource method of the API is in /api/docs/openapi.json, with its path and query parameters. */
@@ -87,6 +88,68 @@ class ApiDocsTest {
         for (Map.Entry<String, JsonNode> example : (Iterable<Map.Entry<String, JsonNode>>) examples::fields) {
             String[] verbPath = example.getKey().split(" ", 2);
             assertFalse(document.path("paths").path(verbPath[1]).path(verbPath[0].toLowerCase()).isMissingNode(), example.getKey());
+        }
+    }
+
+    /**
+     * The document against the routes Jersey itself builds from the registered classes ({@code Resource.from}, its
+     * resource model: class paths, sub-resource methods, verbs): the same set of (verb, path), each way. A route given
+     * as a list of words ({@code {action: persist|unpersist}}) must be a documented enum of those words.
+     */
+    @Test
+    void theDocumentListsExactlyTheRoutesJerseyServes() {
+        java.util.TreeSet<String> served = new java.util.TreeSet<>();
+        List<String> problems = new ArrayList<>();
+        for (Class<?> resource : Resources.ALL) {
+            org.glassfish.jersey.server.model.Resource model = org.glassfish.jersey.server.model.Resource.from(resource);
+            assertTrue(model != null, resource + " is a resource");
+            routes(model, "", served, problems);
+        }
+        java.util.TreeSet<String> documented = new java.util.TreeSet<>();
+        document.path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames()
+                .forEachRemaining(verb -> documented.add(verb.toUpperCase() + " " + path.getKey())));
+        java.util.TreeSet<String> undocumented = new java.util.TreeSet<>(served);
+        undocumented.removeAll(documented);
+        java.util.TreeSet<String> notServed = new java.util.TreeSet<>(documented);
+        notServed.removeAll(served);
+        assertEquals(List.of(), new ArrayList<>(undocumented), "served but not in openapi.json");
+        assertEquals(List.of(), new ArrayList<>(notServed), "in openapi.json but not served");
+        assertEquals(List.of(), problems);
+        assertTrue(served.size() > 300, served.size() + " routes");
+        // the spec's paths that were once missing
+        for (String route : List.of("POST /api/card/{id}/persist", "POST /api/card/{id}/refresh", "POST /api/card/{id}/unpersist",
+                "POST /api/database/{id}/persist", "POST /api/database/{id}/unpersist", "GET /api/database/{id}/datasets",
+                "GET /api/database/{id}/datasets/{schema}", "GET /api/activity/recent_views", "GET /api/activity/popular_items")) {
+            assertTrue(documented.contains(route), route);
+        }
+    }
+
+    private void routes(org.glassfish.jersey.server.model.Resource resource, String parent, java.util.Set<String> served,
+                        List<String> problems) {
+        String here = parent + "/" + resource.getPath().replaceAll("^/+|/+$", "");
+        for (org.glassfish.jersey.server.model.ResourceMethod method : resource.getResourceMethods()) {
+            String path = ("/api" + here).replaceAll("/+$", "").replaceAll("//+", "/");
+            String openApi = path.replaceAll("\\{\\s*([^}:\\s]+)\\s*:(?:[^{}]|\\{[^{}]*})*}", "{$1}");
+            served.add(method.getHttpMethod() + " " + openApi);
+            java.util.regex.Matcher words = Pattern.compile("\\{\\s*([^}:\\s]+)\\s*:\\s*([\\w-]+(?:\\|[\\w-]+)+)\\s*}").matcher(path);
+            while (words.find()) {
+                JsonNode parameters = document.path("paths").path(openApi).path(method.getHttpMethod().toLowerCase()).path("parameters");
+                List<String> listed = new ArrayList<>();
+                parameters.forEach(p -> {
+                    if (p.path("name").asText().equals(words.group(1))) {
+                        p.path("schema").path("enum").forEach(v -> listed.add(v.asText()));
+                    }
+                });
+                if (!listed.equals(List.of(words.group(2).split("\\|")))) {
+                    problems.add(method.getHttpMethod() + " " + openApi + ": {" + words.group(1) + "} is not the enum " + words.group(2));
+                }
+            }
+        }
+        if (resource.getResourceLocator() != null) {
+            problems.add(here + ": a sub-resource locator (its routes are not known before a request)");
+        }
+        for (org.glassfish.jersey.server.model.Resource child : resource.getChildResources()) {
+            routes(child, here, served, problems);
         }
     }
 
