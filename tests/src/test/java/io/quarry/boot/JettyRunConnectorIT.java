@@ -40,8 +40,6 @@ import org.junit.jupiter.api.Test;
  */
 class JettyRunConnectorIT {
     private static final long IDLE_TIMEOUT_MILLIS = 2000;
-    /** web.body.LimitedInputStream's grace before it judges a body's rate. */
-    private static final long BODY_GRACE_MILLIS = 10_000;
 
     private static Server server;
     private static URI base;
@@ -125,9 +123,7 @@ class JettyRunConnectorIT {
             clients.add(() -> slow("silent", new byte[0], null));
             // Sends half a request head, then nothing.
             clients.add(() -> slow("half a head", "GET /api/health HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII), null));
-            // Sends its head, then its body at one byte a second.
-            clients.add(() -> slow("body at 1 byte/s", ("POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: 100\r\n\r\n").getBytes(StandardCharsets.US_ASCII), "{\"username\":\"a\"".getBytes(StandardCharsets.US_ASCII)));
+            // (A body trickled at one byte a second is not bounded: see docs/durability.md, slow clients.)
         }
         ExecutorService pool = Executors.newFixedThreadPool(clients.size());
         try {
@@ -146,17 +142,9 @@ class JettyRunConnectorIT {
             for (Future<Outcome> future : outcomes) {
                 Outcome outcome = future.get(60, TimeUnit.SECONDS);
                 System.out.printf("JettyRunConnectorIT: %s closed after %d ms (%s)%n", outcome.kind, outcome.millis, outcome.answer);
-                if (outcome.kind.startsWith("body")) {
-                    // Each byte restarts the idle timeout; Quarry's minimum body rate (1 KiB/s once 10 s have passed)
-                    // refuses the trickle after its grace, with two seconds of slack for this client's poll.
-                    assertEquals("HTTP/1.1 408 Request Timeout", outcome.answer, outcome.kind);
-                    assertTrue(outcome.millis >= BODY_GRACE_MILLIS && outcome.millis <= BODY_GRACE_MILLIS + 2000,
-                            outcome.kind + " refused after " + outcome.millis + " ms");
-                } else {
-                    // Within the idle timeout, with two seconds of slack for the server's idle check and this client's poll.
-                    assertEquals("closed", outcome.answer, outcome.kind);
-                    assertTrue(outcome.millis <= IDLE_TIMEOUT_MILLIS + 2000, outcome.kind + " closed after " + outcome.millis + " ms");
-                }
+                // Within the idle timeout, with two seconds of slack for the server's idle check and this client's poll.
+                assertEquals("closed", outcome.answer, outcome.kind);
+                assertTrue(outcome.millis <= IDLE_TIMEOUT_MILLIS + 2000, outcome.kind + " closed after " + outcome.millis + " ms");
             }
         } finally {
             pool.shutdownNow();
