@@ -156,7 +156,7 @@ public final class CardResource {
      * when an element is no positive integer). Errors land in {@code body}.
      */
     static List<Long> cardIds(Body body, String message, String elementMessage) {
-        JsonNode ids = body.get("card_ids", Body.Kind.OBJECTS);
+        JsonNode ids = body.get("card_ids", Body.Kind.POS_INTS);
         List<Long> cardIds = new ArrayList<>();
         if (!ids.isArray()) {
             body.addError("card_ids", message, ids.isNull() ? "missing required key, received: nil" : "should be a sequence, received: " + ids);

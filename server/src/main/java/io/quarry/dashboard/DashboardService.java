@@ -148,7 +148,15 @@ public final class DashboardService implements Revertible {
         JsonNode dashcards = body.get("dashcards", Body.Kind.OBJECTS);
         if (!dashcards.isNull() && !dashcards.isArray()) {
             body.addError("dashcards", LayoutInput.UNIQUE, "should be a sequence, received: " + BodyRules.render(dashcards));
+        } else if (dashcards.isArray()) {
+            for (int i = 0; i < dashcards.size(); i++) {
+                if (!dashcards.get(i).isObject()) {
+                    body.addError("dashcards", LayoutInput.UNIQUE, "[" + i + "]: should be a map, received: " + BodyRules.render(dashcards.get(i)));
+                }
+            }
         }
+        // the tabs' own shape, in the same 400 as the other fields (their ids are replaced below)
+        LayoutInput.tabs(body);
         // the layout as an update takes it: new (negative) ids, each card's id once known
         ObjectNode layout = Json.object();
         ArrayNode cards = layout.putArray("dashcards");

@@ -276,7 +276,7 @@ class BodyFieldTypesIT {
     @Test
     void dashboards() throws IOException {
         long id = create("dashboard", Map.of("name", "Typed"));
-        checkUpdate("dashboard/" + id, "dashboard/DashboardService.java", "public Map<String, Object> update(", Map.of());
+        checkUpdate("dashboard/" + id, "dashboard/DashboardService.java", "private void update(SqlSession session,", Map.of());
         checkCreate("dashboard", "report_dashboard", "dashboard/DashboardService.java", "public Map<String, Object> create(",
                 Map.of("name", "New"));
     }

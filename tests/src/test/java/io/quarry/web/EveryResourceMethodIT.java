@@ -180,6 +180,8 @@ class EveryResourceMethodIT {
             // closed once setup is done (403 whatever the fields, as Metabase): SetupIT checks its fields during setup,
             // SetupValidateIT that it is closed after
             "POST setup/validate (SetupResource.validate)",
+            // Metabase's own 400 bodies per field (its schema's messages, not Body's): LoggerIT.badAdjustmentsAre400AndChangeNothing
+            "POST logger/adjustment (Logger.adjust)",
             // the sweep makes no action (its module's fixtures are ActionsIT's): the 404 of action 1 comes first
             "PUT action/{id} (ActionResource.update)",
             // the sweep's dashcard runs its card before the options are read: DashboardExportIT covers the options
