@@ -34,6 +34,11 @@ public final class CardUsageWriter implements AutoCloseable {
     private final Db db;
     private final Clock clock;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    /**
+     * The tallies a flush is writing, until its transaction has committed: still shown by {@link #pending}, or a card
+     * read meanwhile would lose them for the length of the write (the stored count not yet raised, the tally gone).
+     */
+    private volatile Map<Long, Pending> writing = Map.of();
 
     CardUsageWriter(Db db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db is null");
@@ -52,7 +57,9 @@ public final class CardUsageWriter implements AutoCloseable {
 
     /** The card's views not written yet; null when there are none. */
     public Pending pending(long cardId) {
-        return pending.get(cardId);
+        Pending counted = pending.get(cardId);
+        Pending inFlight = writing.get(cardId);
+        return counted == null ? inFlight : inFlight == null ? counted : counted.plus(inFlight);
     }
 
     /** Writes every tally so far in one transaction; returns how many cards it updated. */
@@ -68,6 +75,9 @@ public final class CardUsageWriter implements AutoCloseable {
             return 0;
         }
         taken.sort(Map.Entry.comparingByKey()); // one lock order for every writer: no deadlock between instances
+        Map<Long, Pending> inFlight = new java.util.HashMap<>();
+        taken.forEach(e -> inFlight.put(e.getKey(), e.getValue()));
+        writing = inFlight;
         try {
             db.batch(session -> {
                 CardMapper mapper = session.getMapper(CardMapper.class);
@@ -80,6 +90,8 @@ public final class CardUsageWriter implements AutoCloseable {
             // put them back: the next flush writes them with whatever came since
             taken.forEach(t -> pending.merge(t.getKey(), t.getValue(), Pending::plus));
             throw e;
+        } finally {
+            writing = Map.of();
         }
         return taken.size();
     }
