@@ -10,6 +10,7 @@ import io.quarry.qp.run.QueryRunner;
 import io.quarry.qp.web.QueryResponder;
 import io.quarry.warehouse.DatabaseService;
 import io.quarry.warehouse.MetadataService;
+import io.quarry.web.RecordsView;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
@@ -98,7 +99,7 @@ public final class CardResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
-    @io.quarry.web.RecordsView("card")
+    @RecordsView("card")
     public Map<String, Object> get(@PathParam("id") PosInt id, @QueryParam("ignore_view") BoolStr ignoreView,
                                    @QueryParam("legacy-mbql") BoolStr legacyMbql) {
         Card card = cards.requireReadable(id.value(), caller());

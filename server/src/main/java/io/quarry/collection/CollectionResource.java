@@ -1,5 +1,6 @@
 package io.quarry.collection;
 
+import io.quarry.web.RecordsView;
 import io.quarry.web.param.Paging;
 import io.quarry.web.param.Validation;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -130,7 +131,7 @@ public final class CollectionResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
-    @io.quarry.web.RecordsView("collection")
+    @RecordsView("collection")
     public Map<String, Object> get(@PathParam("id") PosInt id) {
         CollectionRow c = collections.require(id.value());
         CollectionService.Rights rights = collections.rights(caller, c.namespace);

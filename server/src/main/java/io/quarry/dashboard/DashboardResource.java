@@ -9,6 +9,7 @@ import io.quarry.qp.run.QueryRunner;
 import io.quarry.qp.web.QueryResponder;
 import io.quarry.qp.export.ExportRequest;
 import io.quarry.core.Json;
+import io.quarry.web.RecordsView;
 import io.quarry.web.error.ApiException;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.PosInt;
@@ -90,7 +91,7 @@ public final class DashboardResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
-    @io.quarry.web.RecordsView("dashboard")
+    @RecordsView("dashboard")
     public Map<String, Object> get(@PathParam("id") PosInt id) {
         return dashboards.get(caller(), id.value());
     }

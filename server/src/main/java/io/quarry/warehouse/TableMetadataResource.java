@@ -1,6 +1,7 @@
 package io.quarry.warehouse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quarry.web.RecordsView;
 import io.quarry.web.error.Checks;
 import io.quarry.web.param.Body;
 import io.quarry.web.param.BoolStr;
@@ -77,7 +78,7 @@ public final class TableMetadataResource {
     @GET
     @Path("{id}")
     @Access(Access.Level.USER)
-    @io.quarry.web.RecordsView("table")
+    @RecordsView("table")
     public Map<String, Object> get(@PathParam("id") PosInt id,
                                    @QueryParam("include_editable_data_model") BoolStr includeEditableDataModel) {
         Table table = metadata.requireTable(id.value());
