@@ -14,6 +14,8 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.ext.Provider;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Works out who is calling, in Metabase's order: the {@code metabase.SESSION} cookie, the {@code X-Metabase-Session}
@@ -46,13 +48,21 @@ public final class AuthFilter implements ContainerRequestFilter {
             return;
         }
         String locale = request.getHeaderString("X-Metabase-Locale");
-        Cookie cookie = request.getCookies().get(Credentials.SESSION_COOKIE);
-        String[] keys = {cookie == null ? null : cookie.getValue(), request.getHeaderString(Credentials.SESSION_HEADER)};
-        for (int i = 0; i < keys.length; i++) {
-            User user = sessions.resolve(keys[i]);
+        // Every session cookie sent, most specific path first (two contexts on one host send two), then the header.
+        List<String> keys = new ArrayList<>(Credentials.sessionCookies(request.getHeaderString("Cookie")));
+        if (keys.isEmpty()) {
+            Cookie cookie = request.getCookies().get(Credentials.SESSION_COOKIE);
+            if (cookie != null) {
+                keys.add(cookie.getValue());
+            }
+        }
+        int cookies = keys.size();
+        keys.add(request.getHeaderString(Credentials.SESSION_HEADER));
+        for (int i = 0; i < keys.size(); i++) {
+            User user = sessions.resolve(keys.get(i));
             if (user != null) {
-                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, keys[i], false, locale != null ? locale : user.locale));
-                Credentials.setVia(request, i == 0 ? Credentials.Via.COOKIE : Credentials.Via.SESSION_HEADER);
+                CallerFactory.setCaller(request, new Caller(user.id, user.isSuperuser, keys.get(i), false, locale != null ? locale : user.locale));
+                Credentials.setVia(request, i < cookies ? Credentials.Via.COOKIE : Credentials.Via.SESSION_HEADER);
                 return;
             }
         }

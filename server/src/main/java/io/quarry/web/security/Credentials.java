@@ -3,6 +3,8 @@ package io.quarry.web.security;
 import io.quarry.web.Cookies;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Where a request carries its credentials, in Metabase's names: a session cookie or header, or an API key. */
 public final class Credentials {
@@ -34,6 +36,31 @@ public final class Credentials {
     /** What authenticated the request's caller; null for an anonymous request. */
     public static Via via(ContainerRequestContext request) {
         return request.getProperty(VIA) instanceof Via via ? via : null;
+    }
+
+    /**
+     * Every {@code metabase.SESSION} value in a {@code Cookie} header, in the order sent. A browser signed in to two
+     * contexts on one host (ROOT and {@code /quarry}) sends both cookies, the one with the longer (more specific) path
+     * first (RFC 6265, 5.4), so the first is the one this context set; the others are tried after it.
+     */
+    public static List<String> sessionCookies(String cookieHeader) {
+        List<String> values = new ArrayList<>();
+        if (cookieHeader == null) {
+            return values;
+        }
+        for (String part : cookieHeader.split("[;,]")) {
+            int eq = part.indexOf('=');
+            if (eq > 0 && part.substring(0, eq).trim().equals(SESSION_COOKIE)) {
+                String value = part.substring(eq + 1).trim();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                if (!value.isEmpty() && !values.contains(value)) {
+                    values.add(value);
+                }
+            }
+        }
+        return values;
     }
 
     /** Whether the request carries any credentials (checked or not): its answer is for that caller only. */
